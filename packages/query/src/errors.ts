@@ -1,0 +1,158 @@
+/** A half-open range `[start, end)` of UTF-16 offsets into the source text. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Every stable error code of `@listkit/query`. Codes never change meaning; messages may improve.
+ * `docs/filter-language.md` lists each with an example.
+ */
+export type ListkitErrorCode =
+  // lexing and parsing
+  | 'unexpected_character'
+  | 'unterminated_string'
+  | 'invalid_escape'
+  | 'unexpected_token'
+  | 'unexpected_end'
+  | 'missing_whitespace'
+  | 'mixed_filter_styles'
+  | 'invalid_regex'
+  | 'too_long'
+  | 'too_deep'
+  | 'too_many_terms'
+  // checking against a schema
+  | 'unknown_field'
+  | 'invalid_value'
+  | 'unknown_enum_value'
+  | 'invalid_timestamp'
+  | 'invalid_duration'
+  | 'unsupported_operator'
+  | 'traversal_through_repeated'
+  | 'unknown_function'
+  | 'wrong_arity'
+  | 'no_text_fields'
+  | 'field_required'
+  | 'unsupported_argument'
+  // orderBy and paging
+  | 'invalid_order_by'
+  | 'unsortable_field'
+  | 'duplicate_order_by_field'
+  | 'unsupported_order_by'
+  | 'invalid_page_size'
+  | 'malformed_page_token'
+  | 'tampered_page_token'
+  | 'page_token_query_mismatch'
+  | 'expired_page_token';
+
+/** A problem found in a filter, an orderBy or a page token, as plain data. */
+export interface Problem {
+  code: ListkitErrorCode;
+  message: string;
+  span: Span;
+  /** 1-based line of `span.start`. */
+  line: number;
+  /** 1-based column of `span.start`, counted in code points. */
+  column: number;
+}
+
+/** Computes 1-based line and code-point column of an offset. */
+export function positionOf(source: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(offset, source.length);
+  for (let i = 0; i < end; i++) {
+    if (source.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  let column = 1;
+  for (let i = lineStart; i < end; i++) {
+    const code = source.charCodeAt(i);
+    // A surrogate pair is one code point: count only its high half.
+    if (code < 0xdc00 || code > 0xdfff) column++;
+  }
+  return { line, column };
+}
+
+/** Builds a {@link Problem} with its line and column computed from the source. */
+export function problem(
+  code: ListkitErrorCode,
+  message: string,
+  span: Span,
+  source: string,
+): Problem {
+  return { code, message, span, ...positionOf(source, span.start) };
+}
+
+/**
+ * The one error type of `@listkit/query`: a stable machine `code`, a human message, and where.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseFilter('name = "unterminated');
+ * } catch (e) {
+ *   if (e instanceof ListkitError) console.log(e.code, e.format());
+ *   // unterminated_string
+ *   // name = "unterminated
+ *   //        ^~~~~~~~~~~~~ unterminated string (1:8)
+ * }
+ * ```
+ */
+export class ListkitError extends Error implements Problem {
+  override readonly name = 'ListkitError';
+  readonly code: ListkitErrorCode;
+  readonly span: Span;
+  readonly line: number;
+  readonly column: number;
+  /** The text the span points into (a filter, an orderBy, or a page token). */
+  readonly source: string;
+  /** Every problem found; the error's own fields describe the first. */
+  readonly problems: readonly Problem[];
+
+  constructor(problems: readonly [Problem, ...Problem[]], source: string) {
+    const first = problems[0];
+    super(first.message);
+    this.code = first.code;
+    this.span = first.span;
+    this.line = first.line;
+    this.column = first.column;
+    this.source = source;
+    this.problems = problems;
+  }
+
+  /** Creates an error from one problem. */
+  static of(code: ListkitErrorCode, message: string, span: Span, source: string): ListkitError {
+    return new ListkitError([problem(code, message, span, source)], source);
+  }
+
+  /**
+   * The source line with a caret under the problem and the message, for terminals and logs.
+   * Long sources are cut around the problem so the caret stays readable.
+   */
+  format(): string {
+    return this.problems.map((p) => formatProblem(this.source, p)).join('\n');
+  }
+}
+
+const CONTEXT = 60;
+
+/** Draws `source` with a caret line under `p.span` and the message after it. */
+export function formatProblem(source: string, p: Problem): string {
+  const lines = source.split('\n');
+  const text = lines[p.line - 1] ?? '';
+  const lineStart = lines.slice(0, p.line - 1).reduce((n, l) => n + l.length + 1, 0);
+  const from = Math.max(0, p.span.start - lineStart);
+  const to = Math.max(from + 1, Math.min(text.length, p.span.end - lineStart));
+  const cutStart = Math.max(0, from - CONTEXT);
+  const cutEnd = Math.min(text.length, Math.max(to, from + 1) + CONTEXT);
+  const prefix = cutStart > 0 ? '…' : '';
+  const suffix = cutEnd < text.length ? '…' : '';
+  const shown = prefix + text.slice(cutStart, cutEnd) + suffix;
+  const pad = ' '.repeat(prefix.length + [...text.slice(cutStart, from)].length);
+  const width = Math.max(1, [...text.slice(from, Math.min(to, cutEnd))].length);
+  const marks = `^${'~'.repeat(width - 1)}`;
+  return `${shown}\n${pad}${marks} ${p.message} (${p.line}:${p.column})`;
+}

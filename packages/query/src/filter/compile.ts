@@ -1,0 +1,394 @@
+import { defaultRegexEngine } from '#default-regex-engine';
+import { ListkitError } from '../errors.js';
+import { compareStrings } from '../schema/compare-strings.js';
+import { compareDurations, parseDuration } from '../schema/duration.js';
+import type { FieldType, ResourceSchema } from '../schema/field-type.js';
+import { parseInt64 } from '../schema/int64.js';
+import { compareInstants, parseTimestamp } from '../schema/timestamp.js';
+import type { Comparator, FilterAst, FilterStyle } from './ast.js';
+import type { CheckedNode, FieldRef, Operand, PathStep } from './checked.js';
+import { checkFilter } from './checker.js';
+import { compileGlob } from './glob.js';
+import { type ParseOptions, parseFilter } from './parser.js';
+import { printFilter } from './printer.js';
+import { literalPatternTester } from './regex/literal-pattern.js';
+import { RegexCache } from './regex/regex-cache.js';
+import { type CompiledRegex, type RegexEngine, RegexSyntaxError } from './regex/regex-engine.js';
+
+/** A filter ready to test resources. */
+export interface CompiledFilter<T = unknown> {
+  /** The filter as given. */
+  readonly source: string;
+  readonly style: FilterStyle;
+  readonly ast: FilterAst;
+  readonly checked: CheckedNode;
+  /** Canonical text (see {@link printFilter}): equal for filters that parse to the same tree. */
+  readonly canonical: string;
+  /** Whether the resource matches the filter. Never throws. */
+  matches(resource: T): boolean;
+  /** Releases compiled regular expressions now instead of when the filter is garbage-collected. */
+  dispose(): void;
+}
+
+/** Options of {@link compileFilter}. */
+export interface CompileOptions extends ParseOptions {
+  /**
+   * The RE2 engine for regex-style filters. Defaults to re2-wasm (Google's C++ RE2) under Node
+   * and re2js in browsers.
+   */
+  regexEngine?: RegexEngine;
+}
+
+type Predicate = (resource: unknown) => boolean;
+type Getter = (resource: unknown) => unknown;
+
+/** Returned by a getter when a message or map entry on the way to the field is absent. */
+const MISSING = Symbol('missing');
+
+const caches = new WeakMap<RegexEngine, RegexCache>();
+const cacheFor = (engine: RegexEngine) => {
+  let cache = caches.get(engine);
+  if (!cache) {
+    cache = new RegexCache(engine);
+    caches.set(engine, cache);
+  }
+  return cache;
+};
+
+// A filter that is dropped without dispose() still gives its regexes back to the cache.
+const releaser =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<() => void>((release) => release())
+    : undefined;
+
+/**
+ * Parses, checks and compiles a filter into a predicate over resources of the schema.
+ * Throws a {@link ListkitError} listing every problem when the filter is invalid.
+ *
+ * @example
+ * ```ts
+ * const filter = compileFilter('labels.env = "prod" AND portRange:80', schema);
+ * rules.filter((r) => filter.matches(r));
+ * ```
+ */
+export function compileFilter<T = unknown>(
+  filter: string | FilterAst,
+  schema: ResourceSchema,
+  options: CompileOptions = {},
+): CompiledFilter<T> {
+  const ast = typeof filter === 'string' ? parseFilter(filter, options) : filter;
+  const result = checkFilter(ast, schema);
+  if (!result.ok) throw new ListkitError(result.problems, ast.source);
+  const cache = cacheFor(options.regexEngine ?? defaultRegexEngine);
+  const acquired: CompiledRegex[] = [];
+  let predicate: Predicate;
+  try {
+    predicate = compileNode(result.checked, { source: ast.source, cache, acquired });
+  } catch (error) {
+    for (const regex of acquired) cache.release(regex);
+    throw error;
+  }
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    for (const regex of acquired) cache.release(regex);
+  };
+  const compiled: CompiledFilter<T> = {
+    source: ast.source,
+    style: ast.style,
+    ast,
+    checked: result.checked,
+    canonical: printFilter(ast),
+    matches: predicate as (resource: T) => boolean,
+    dispose() {
+      releaser?.unregister(compiled);
+      release();
+    },
+  };
+  if (acquired.length > 0) releaser?.register(compiled, release, compiled);
+  return compiled;
+}
+
+interface Context {
+  source: string;
+  cache: RegexCache;
+  acquired: CompiledRegex[];
+}
+
+function compileNode(node: CheckedNode, context: Context): Predicate {
+  switch (node.type) {
+    case 'all':
+      return () => true;
+    case 'and': {
+      const parts = node.operands.map((n) => compileNode(n, context));
+      if (parts.length === 2) {
+        const [a, b] = parts as [Predicate, Predicate];
+        return (r) => a(r) && b(r);
+      }
+      return (r) => parts.every((p) => p(r));
+    }
+    case 'or': {
+      const parts = node.operands.map((n) => compileNode(n, context));
+      if (parts.length === 2) {
+        const [a, b] = parts as [Predicate, Predicate];
+        return (r) => a(r) || b(r);
+      }
+      return (r) => parts.some((p) => p(r));
+    }
+    case 'not': {
+      const inner = compileNode(node.operand, context);
+      return (r) => !inner(r);
+    }
+    case 'compare':
+      return onField(node.field, leafTest(node.field.type, node.comparator, node.operand));
+    case 'search': {
+      const stars = node.literalStars.map((i) => i + 1);
+      const contains = compileGlob(`*${node.text}*`, stars);
+      const tests = node.fields.map((f) => onField(f, (v) => typeof v === 'string' && contains(v)));
+      return (r) => tests.some((t) => t(r));
+    }
+    case 'call': {
+      const args = node.args.map((a): Getter => {
+        if (a.kind === 'literal') return () => a.value;
+        const get = getter(a.field.steps);
+        return (r) => {
+          const v = get(r);
+          return v === MISSING ? undefined : v;
+        };
+      });
+      const fn = node.fn;
+      return (r) => {
+        try {
+          return fn.evaluate(...args.map((a) => a(r))) === true;
+        } catch {
+          return false;
+        }
+      };
+    }
+    case 'regex': {
+      const full = regexTester(node.pattern, node.patternSpan, context);
+      const text = canonicalText(node.field.type);
+      const eq = onField(node.field, (v) => {
+        const t = text(v);
+        return t !== undefined && full(t);
+      });
+      return node.operator === 'eq' ? eq : (r) => !eq(r);
+    }
+  }
+}
+
+/** Applies a test to the field's value, or to each element when the path crosses a list. */
+function onField(field: FieldRef, test: (value: unknown) => boolean): Predicate {
+  const get = getter(field.steps);
+  if (!field.steps.some((s) => s.kind === 'each')) {
+    return (r) => {
+      const v = get(r);
+      return v !== MISSING && test(v);
+    };
+  }
+  return (r) => {
+    const values = get(r);
+    return values !== MISSING && (values as unknown[]).some(test);
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/**
+ * Reads the value at a path. An absent message or map entry on the way gives MISSING; an
+ * absent last field gives undefined (the type's default). Paths with `each` steps give the
+ * flat list of values reached through every element.
+ */
+function getter(steps: PathStep[]): Getter {
+  if (steps.some((s) => s.kind === 'each')) return collector(steps);
+  if (steps.length === 1 && steps[0]!.kind === 'field') {
+    const name = steps[0]!.name;
+    return (r) => (r as Record<string, unknown>)[name];
+  }
+  if (steps.length === 2 && steps[0]!.kind === 'field') {
+    const [a, b] = [steps[0]!.name, steps[1]!];
+    const bName = b.kind === 'each' ? '' : b.name;
+    return (r) => {
+      const m = (r as Record<string, unknown>)[a];
+      if (!isObject(m)) return MISSING;
+      return b.kind === 'key' && !Object.hasOwn(m, bName) ? MISSING : m[bName];
+    };
+  }
+  return (r) => {
+    let value: unknown = r;
+    for (const step of steps) {
+      if (!isObject(value) || step.kind === 'each') return MISSING;
+      if (step.kind === 'key' && !Object.hasOwn(value, step.name)) return MISSING;
+      value = value[step.name];
+    }
+    return value;
+  };
+}
+
+function collector(steps: PathStep[]): Getter {
+  return (r) => {
+    let values: unknown[] = [r];
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!;
+      const last = i === steps.length - 1;
+      const next: unknown[] = [];
+      for (const v of values) {
+        if (step.kind === 'each') {
+          if (Array.isArray(v)) next.push(...v);
+        } else if (isObject(v) && (step.kind === 'field' || Object.hasOwn(v, step.name))) {
+          const child = v[step.name];
+          if (last || child !== undefined) next.push(child);
+        }
+      }
+      values = next;
+    }
+    return values;
+  };
+}
+
+/** Proto3 presence: unset, empty and default scalar values are not present. */
+function isPresent(v: unknown): boolean {
+  if (v === undefined || v === null || v === '' || v === false || v === 0 || v === '0')
+    return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (isObject(v)) return Object.keys(v).length > 0;
+  return true;
+}
+
+function order(comparator: Comparator, c: number): boolean {
+  switch (comparator) {
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    case '>=':
+      return c >= 0;
+    case '!=':
+      return c !== 0;
+    default:
+      return c === 0;
+  }
+}
+
+/** Builds the test of one leaf value against an operand. */
+function leafTest(
+  type: FieldType,
+  comparator: Comparator,
+  operand: Operand,
+): (v: unknown) => boolean {
+  switch (operand.kind) {
+    case 'presence':
+      return isPresent;
+    case 'key': {
+      const key = operand.value;
+      return (v) => isObject(v) && Object.hasOwn(v, key);
+    }
+    case 'element': {
+      const element = type.kind === 'repeated' ? type.element : type;
+      const test = leafTest(element, '=', operand.element);
+      return (v) => Array.isArray(v) && v.some(test);
+    }
+    case 'string': {
+      if (comparator === ':') {
+        const contains = compileGlob(
+          `*${operand.value}*`,
+          operand.literalStars.map((i) => i + 1),
+        );
+        return (v) => contains(typeof v === 'string' ? v : '');
+      }
+      if (comparator === '=' || comparator === '!=') {
+        const equals = compileGlob(operand.value, operand.literalStars);
+        const want = comparator === '=';
+        return (v) => equals(typeof v === 'string' ? v : '') === want;
+      }
+      const value = operand.value;
+      return (v) => order(comparator, compareStrings(typeof v === 'string' ? v : '', value));
+    }
+    case 'int64': {
+      const value = operand.value;
+      const small = Number(value);
+      const safe = Number.isSafeInteger(small);
+      return (v) => {
+        if (v === undefined) return order(comparator, value > 0n ? -1 : value < 0n ? 1 : 0);
+        // Up to 15 digits a JS number is exact; beyond, compare as bigint.
+        if (safe && typeof v === 'string' && v.length < 16) {
+          const n = Number(v);
+          if (Number.isInteger(n)) return order(comparator, n - small);
+        }
+        const n = parseInt64(v);
+        return n !== undefined && order(comparator, n < value ? -1 : n > value ? 1 : 0);
+      };
+    }
+    case 'double': {
+      const value = operand.value;
+      return (v) => {
+        const n = v === undefined ? 0 : v;
+        return typeof n === 'number' && order(comparator, n - value);
+      };
+    }
+    case 'bool': {
+      const want = operand.value;
+      return comparator === '!=' ? (v) => (v === true) !== want : (v) => (v === true) === want;
+    }
+    case 'enum': {
+      const want = operand.value;
+      return comparator === '!=' ? (v) => v !== want : (v) => v === want;
+    }
+    case 'timestamp': {
+      const value = operand.value;
+      return (v) => {
+        const t = typeof v === 'string' ? parseTimestamp(v) : undefined;
+        return t ? order(comparator, compareInstants(t, value)) : comparator === '!=';
+      };
+    }
+    case 'duration': {
+      const value = operand.value;
+      return (v) => {
+        const d = typeof v === 'string' ? parseDuration(v) : undefined;
+        return d ? order(comparator, compareDurations(d, value)) : comparator === '!=';
+      };
+    }
+  }
+}
+
+/** The text a regex-style pattern is matched against, by field type; undefined never matches. */
+function canonicalText(type: FieldType): (v: unknown) => string | undefined {
+  switch (type.kind) {
+    case 'string':
+      return (v) => (typeof v === 'string' ? v : v === undefined ? '' : undefined);
+    case 'int64':
+      return (v) => {
+        if (v === undefined) return '0';
+        const n = parseInt64(v);
+        return n === undefined ? undefined : n.toString();
+      };
+    case 'double':
+      return (v) => (v === undefined ? '0' : typeof v === 'number' ? String(v) : undefined);
+    case 'bool':
+      return (v) => (v === true ? 'true' : 'false');
+    default:
+      return (v) => (typeof v === 'string' ? v : undefined);
+  }
+}
+
+function regexTester(pattern: string, span: { start: number; end: number }, context: Context) {
+  const literal = literalPatternTester(pattern);
+  if (literal) return literal;
+  let regex: CompiledRegex;
+  try {
+    regex = context.cache.acquire(pattern);
+  } catch (error) {
+    if (!(error instanceof RegexSyntaxError)) throw error;
+    throw ListkitError.of(
+      'invalid_regex',
+      `invalid RE2 pattern: ${error.message}`,
+      span,
+      context.source,
+    );
+  }
+  context.acquired.push(regex);
+  return (s: string) => regex.fullMatch(s);
+}

@@ -1,0 +1,16 @@
+/** Bounds that keep any filter cheap to parse and evaluate ("queries of death"). */
+export interface FilterLimits {
+  /** Maximum filter length in UTF-16 code units. Default 8192. */
+  maxLength: number;
+  /** Maximum nesting of parentheses and function calls. Default 32. */
+  maxDepth: number;
+  /** Maximum number of restrictions (comparisons, bare values, regex terms). Default 256. */
+  maxTerms: number;
+}
+
+/** The default {@link FilterLimits}; `docs/filter-language.md` explains the choice. */
+export const DEFAULT_FILTER_LIMITS: Readonly<FilterLimits> = Object.freeze({
+  maxLength: 8192,
+  maxDepth: 32,
+  maxTerms: 256,
+});

@@ -1,0 +1,665 @@
+import {
+  EmbeddedActionsParser,
+  EOF,
+  type IParserErrorMessageProvider,
+  type IRecognitionException,
+  type IToken,
+  type TokenType,
+} from 'chevrotain';
+import { ListkitError, type Span } from '../errors.js';
+import type {
+  ArgNode,
+  CallNode,
+  ComparableNode,
+  Comparator,
+  CompositeNode,
+  ExpressionNode,
+  FilterAst,
+  MemberNode,
+  RegexPattern,
+  RegexTermNode,
+  RestrictionNode,
+  Segment,
+  SegmentKind,
+} from './ast.js';
+import { detectFilterStyle } from './detect-style.js';
+import {
+  And,
+  allTokens,
+  Comma,
+  Dot,
+  DurationLiteral,
+  Equals,
+  filterLexer,
+  GreaterEquals,
+  GreaterThan,
+  Has,
+  KeywordName,
+  LessEquals,
+  LessThan,
+  LParen,
+  Minus,
+  Not,
+  NotEquals,
+  NumberLiteral,
+  Or,
+  RegexAipComparator,
+  RegexAipKeyword,
+  RegexField,
+  RegexLParen,
+  RegexOperator,
+  RegexQuoted,
+  RegexRParen,
+  RegexUnquoted,
+  RParen,
+  StringLiteral,
+  Text,
+  Timestamp,
+  UnterminatedString,
+} from './lexer.js';
+import { DEFAULT_FILTER_LIMITS, type FilterLimits } from './limits.js';
+import { decodeString } from './unescape.js';
+
+const COMPARATORS = new Map<TokenType, Comparator>([
+  [LessEquals, '<='],
+  [GreaterEquals, '>='],
+  [NotEquals, '!='],
+  [LessThan, '<'],
+  [GreaterThan, '>'],
+  [Equals, '='],
+  [Has, ':'],
+]);
+
+const SEGMENT_KINDS = new Map<TokenType, SegmentKind>([
+  [Text, 'text'],
+  [StringLiteral, 'string'],
+  [NumberLiteral, 'number'],
+  [DurationLiteral, 'duration'],
+  [Timestamp, 'timestamp'],
+  [KeywordName, 'keyword'],
+  [And, 'keyword'],
+  [Or, 'keyword'],
+  [Not, 'keyword'],
+]);
+
+const describe = (token: IToken) =>
+  token.tokenType === EOF ? 'the end of the filter' : `'${token.image}'`;
+const label = (type: TokenType) => type.LABEL ?? type.name;
+
+const messages: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage: ({ expected, actual }) =>
+    `expected ${label(expected)} but found ${describe(actual)}`,
+  buildNotAllInputParsedMessage: ({ firstRedundant }) => `unexpected ${describe(firstRedundant)}`,
+  buildNoViableAltMessage: ({ expectedPathsPerAlt, actual }) =>
+    `expected ${expectedList(expectedPathsPerAlt.flat())} but found ${describe(actual[0]!)}`,
+  buildEarlyExitMessage: ({ expectedIterationPaths, actual }) =>
+    `expected ${expectedList(expectedIterationPaths)} but found ${describe(actual[0]!)}`,
+};
+
+function expectedList(paths: TokenType[][]): string {
+  const firsts = [...new Set(paths.map((p) => p[0]).filter((t) => t !== undefined))];
+  const values = new Set<TokenType>([
+    Text,
+    StringLiteral,
+    NumberLiteral,
+    DurationLiteral,
+    Timestamp,
+  ]);
+  const names = new Set<string>();
+  for (const t of firsts) names.add(values.has(t) ? 'a field or value' : label(t));
+  return [...names].join(' or ') || 'more';
+}
+
+const spanOf = (token: IToken): Span => ({
+  start: token.startOffset,
+  end: token.startOffset + token.image.length,
+});
+const join = (a: { span: Span }, b: { span: Span }): Span => ({
+  start: a.span.start,
+  end: b.span.end,
+});
+const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+const MIXED_MESSAGE =
+  'AIP-160 and regular-expression (eq/ne) filter styles cannot be mixed in one filter';
+
+/**
+ * The Chevrotain parser for both filter languages. One instance is reused for every parse
+ * (construction and self-analysis cost about 1.5 ms); it is not re-entrant, which is fine in
+ * single-threaded JavaScript because nothing inside a parse starts another parse.
+ */
+class FilterParser extends EmbeddedActionsParser {
+  private source = '';
+  private limits: FilterLimits = DEFAULT_FILTER_LIMITS;
+  private depth = 0;
+  private terms = 0;
+
+  constructor() {
+    super(allTokens, { recoveryEnabled: false, maxLookahead: 2, errorMessageProvider: messages });
+    this.performSelfAnalysis();
+  }
+
+  begin(source: string, tokens: IToken[], limits: FilterLimits) {
+    this.source = source;
+    this.limits = limits;
+    this.depth = 0;
+    this.terms = 0;
+    this.input = tokens;
+  }
+
+  private fail(
+    code: 'missing_whitespace' | 'unexpected_token',
+    message: string,
+    span: Span,
+  ): never {
+    throw ListkitError.of(code, message, span, this.source);
+  }
+  private spaceBefore(token: IToken) {
+    return isSpace(this.source[token.startOffset - 1]);
+  }
+  private spaceAfter(token: IToken) {
+    return isSpace(this.source[token.startOffset + token.image.length]);
+  }
+  private countTerm(span: Span) {
+    if (++this.terms > this.limits.maxTerms) {
+      throw ListkitError.of(
+        'too_many_terms',
+        `the filter has more than ${this.limits.maxTerms} terms`,
+        span,
+        this.source,
+      );
+    }
+  }
+  private enter(token: IToken) {
+    if (++this.depth > this.limits.maxDepth) {
+      throw ListkitError.of(
+        'too_deep',
+        `the filter nests deeper than ${this.limits.maxDepth} levels`,
+        spanOf(token),
+        this.source,
+      );
+    }
+  }
+
+  // ------------------------------------------------------------------------- AIP-160
+
+  aipFilter = this.RULE('aipFilter', (): ExpressionNode => this.SUBRULE(this.expression));
+
+  private expression = this.RULE('expression', (): ExpressionNode => {
+    const operands = [this.SUBRULE(this.sequence)];
+    this.MANY(() => {
+      const and = this.CONSUME(And);
+      this.ACTION(() => this.requireSpaceAround(and));
+      operands.push(this.SUBRULE2(this.sequence));
+    });
+    return this.ACTION(() =>
+      operands.length === 1
+        ? operands[0]!
+        : { type: 'and', operands, span: join(operands[0]!, operands[operands.length - 1]!) },
+    );
+  });
+
+  private sequence = this.RULE('sequence', (): ExpressionNode => {
+    const operands = [this.SUBRULE(this.factor)];
+    this.MANY(() => {
+      this.ACTION(() => this.requireSeparation(this.LA(0), this.LA(1)));
+      operands.push(this.SUBRULE2(this.factor));
+    });
+    return this.ACTION(() => {
+      this.rejectRegexTerms(operands);
+      return operands.length === 1
+        ? operands[0]!
+        : { type: 'sequence', operands, span: join(operands[0]!, operands[operands.length - 1]!) };
+    });
+  });
+
+  private factor = this.RULE('factor', (): ExpressionNode => {
+    const operands = [this.SUBRULE(this.term)];
+    this.MANY(() => {
+      const or = this.CONSUME(Or);
+      this.ACTION(() => this.requireSpaceAround(or));
+      operands.push(this.SUBRULE2(this.term));
+    });
+    return this.ACTION(() =>
+      operands.length === 1
+        ? operands[0]!
+        : { type: 'or', operands, span: join(operands[0]!, operands[operands.length - 1]!) },
+    );
+  });
+
+  private term = this.RULE('term', (): ExpressionNode => {
+    return this.OR([
+      {
+        ALT: () => {
+          const not = this.CONSUME(Not);
+          const operand = this.SUBRULE(this.simple);
+          return this.ACTION(() => {
+            if (!this.spaceAfter(not)) {
+              this.fail('missing_whitespace', 'NOT must be followed by whitespace', spanOf(not));
+            }
+            return {
+              type: 'not',
+              operand,
+              syntax: 'NOT',
+              span: { start: not.startOffset, end: operand.span.end },
+            };
+          });
+        },
+      },
+      {
+        ALT: () => {
+          const minus = this.CONSUME(Minus);
+          const operand = this.SUBRULE2(this.simple);
+          return this.ACTION(() => {
+            if (this.spaceAfter(minus)) {
+              this.fail(
+                'unexpected_token',
+                "'-' negates the term written directly after it; remove the space or write NOT",
+                spanOf(minus),
+              );
+            }
+            return {
+              type: 'not',
+              operand,
+              syntax: '-',
+              span: { start: minus.startOffset, end: operand.span.end },
+            };
+          });
+        },
+      },
+      { ALT: () => this.SUBRULE3(this.simple) },
+    ]);
+  });
+
+  private simple = this.RULE(
+    'simple',
+    (): ExpressionNode =>
+      this.OR([
+        { ALT: () => this.SUBRULE(this.composite) },
+        { ALT: () => this.SUBRULE(this.restriction) },
+      ]),
+  );
+
+  private composite = this.RULE('composite', (): CompositeNode => {
+    const open = this.CONSUME(LParen);
+    this.ACTION(() => this.enter(open));
+    const expression = this.SUBRULE(this.expression);
+    const close = this.CONSUME(RParen);
+    return this.ACTION(() => {
+      this.depth--;
+      return {
+        type: 'composite',
+        expression,
+        span: { start: open.startOffset, end: close.startOffset + 1 },
+      };
+    });
+  });
+
+  private restriction = this.RULE('restriction', (): RestrictionNode => {
+    const comparable = this.SUBRULE(this.comparable);
+    let comparator: IToken | undefined;
+    let arg: ArgNode | undefined;
+    this.OPTION(() => {
+      comparator = this.SUBRULE(this.comparator);
+      arg = this.SUBRULE(this.arg);
+    });
+    return this.ACTION(() => {
+      const end = arg ? arg.span.end : comparable.span.end;
+      const span = { start: comparable.span.start, end };
+      this.countTerm(span);
+      if (!comparator || !arg) return { type: 'restriction', comparable, span };
+      return {
+        type: 'restriction',
+        comparable,
+        comparator: COMPARATORS.get(comparator.tokenType)!,
+        comparatorSpan: spanOf(comparator),
+        arg,
+        span,
+      };
+    });
+  });
+
+  private comparator = this.RULE(
+    'comparator',
+    (): IToken =>
+      this.OR([
+        { ALT: () => this.CONSUME(LessEquals) },
+        { ALT: () => this.CONSUME(GreaterEquals) },
+        { ALT: () => this.CONSUME(NotEquals) },
+        { ALT: () => this.CONSUME(LessThan) },
+        { ALT: () => this.CONSUME(GreaterThan) },
+        { ALT: () => this.CONSUME(Equals) },
+        { ALT: () => this.CONSUME(Has) },
+      ]),
+  );
+
+  private arg = this.RULE(
+    'arg',
+    (): ArgNode =>
+      this.OR([
+        { ALT: () => this.SUBRULE(this.composite) },
+        { ALT: () => this.SUBRULE(this.comparable) },
+      ]),
+  );
+
+  /** A member `a.b.c`, or a call `a.b.f(x)` when `(` follows the name with no space. */
+  private comparable = this.RULE('comparable', (): ComparableNode => {
+    const segments = [this.SUBRULE(this.value)];
+    this.MANY(() => {
+      const dot = this.CONSUME(Dot);
+      const field = this.SUBRULE(this.field);
+      this.ACTION(() => {
+        if (this.spaceBefore(dot) || this.spaceAfter(dot)) {
+          this.fail(
+            'unexpected_token',
+            "no space is allowed around '.' in a field path",
+            spanOf(dot),
+          );
+        }
+        segments.push(field);
+      });
+    });
+    let call: CallNode | undefined;
+    this.OPTION({
+      GATE: () => !this.spaceBefore(this.LA(1)),
+      DEF: () => {
+        const open = this.CONSUME(LParen);
+        this.ACTION(() => this.enter(open));
+        const args: ArgNode[] = [];
+        this.OPTION2(() => {
+          args.push(this.SUBRULE(this.arg));
+          this.MANY2(() => {
+            this.CONSUME(Comma);
+            args.push(this.SUBRULE2(this.arg));
+          });
+        });
+        const close = this.CONSUME(RParen);
+        this.ACTION(() => {
+          this.depth--;
+          for (const s of segments) {
+            if (s.kind !== 'text' && s.kind !== 'keyword') {
+              this.fail('unexpected_token', 'a function name must be plain text', s.span);
+            }
+          }
+          call = {
+            type: 'call',
+            name: segments,
+            args,
+            span: { start: segments[0]!.span.start, end: close.startOffset + 1 },
+          };
+        });
+      },
+    });
+    return this.ACTION(
+      () =>
+        call ?? {
+          type: 'member',
+          segments,
+          span: join(segments[0]!, segments[segments.length - 1]!),
+        },
+    );
+  });
+
+  private value = this.RULE('value', (): Segment => {
+    const token = this.OR([
+      { ALT: () => this.CONSUME(Text) },
+      { ALT: () => this.CONSUME(StringLiteral) },
+      { ALT: () => this.CONSUME(NumberLiteral) },
+      { ALT: () => this.CONSUME(DurationLiteral) },
+      { ALT: () => this.CONSUME(Timestamp) },
+      { ALT: () => this.CONSUME(KeywordName) },
+      { ALT: () => this.CONSUME(UnterminatedString) },
+    ]);
+    return this.ACTION(() => this.segment(token));
+  });
+
+  /** After a dot: a value, or a keyword used as a field name (`a.AND`). */
+  private field = this.RULE('field', (): Segment => {
+    const token = this.OR([
+      { ALT: () => this.SUBRULE(this.value) },
+      { ALT: () => this.CONSUME(And) },
+      { ALT: () => this.CONSUME(Or) },
+      { ALT: () => this.CONSUME(Not) },
+    ]);
+    return this.ACTION(() => ('kind' in token ? token : this.segment(token)));
+  });
+
+  private segment(token: IToken): Segment {
+    const span = spanOf(token);
+    if (token.tokenType === UnterminatedString) {
+      throw ListkitError.of('unterminated_string', 'unterminated string', span, this.source);
+    }
+    const kind = SEGMENT_KINDS.get(token.tokenType)!;
+    if (kind === 'string') {
+      return { kind, ...decodeString(token.image, token.startOffset, this.source), span };
+    }
+    const literalStars: number[] = [];
+    let value = token.image;
+    if (kind === 'text' && value.includes('\\*')) {
+      // In bare text `\*` is a literal star, as in strings.
+      value = value.replace(/\\\*/g, (_m, at: number) => {
+        literalStars.push(at - literalStars.length);
+        return '*';
+      });
+    }
+    return { kind, value, literalStars, span };
+  }
+
+  private requireSpaceAround(op: IToken) {
+    const before = this.source[op.startOffset - 1];
+    const after = this.source[op.startOffset + op.image.length];
+    // At the very end there is nothing to separate; the parser then reports the missing term.
+    const afterOk = after === undefined || isSpace(after) || after === '(';
+    if ((!isSpace(before) && before !== ')') || !afterOk) {
+      this.fail('missing_whitespace', `${op.image} must have whitespace on both sides`, spanOf(op));
+    }
+  }
+
+  private requireSeparation(previous: IToken, next: IToken) {
+    if (!this.spaceBefore(next) && previous.tokenType !== RParen && next.tokenType !== LParen) {
+      this.fail('missing_whitespace', `expected whitespace before ${describe(next)}`, spanOf(next));
+    }
+  }
+
+  /** `name eq abc` inside an AIP-160 filter is a regex-style term: the styles cannot mix. */
+  private rejectRegexTerms(operands: ExpressionNode[]) {
+    for (let i = 0; i + 2 < operands.length; i++) {
+      const [field, op] = [operands[i]!, operands[i + 1]!];
+      const word =
+        op.type === 'restriction' && !op.comparator && op.comparable.type === 'member'
+          ? op.comparable.segments
+          : undefined;
+      if (
+        field.type === 'restriction' &&
+        !field.comparator &&
+        field.comparable.type === 'member' &&
+        word?.length === 1 &&
+        word[0]!.kind === 'text' &&
+        (word[0]!.value === 'eq' || word[0]!.value === 'ne')
+      ) {
+        throw ListkitError.of(
+          'mixed_filter_styles',
+          `${MIXED_MESSAGE}: this term is regex style; write it as ${
+            word[0]!.value === 'eq' ? "'='" : "'!='"
+          } in AIP-160`,
+          join(field, operands[i + 2]!),
+          this.source,
+        );
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------- regex style
+
+  regexFilter = this.RULE('regexFilter', (): RegexTermNode[] =>
+    this.OR([
+      {
+        ALT: () => {
+          const terms: RegexTermNode[] = [];
+          this.AT_LEAST_ONE(() => terms.push(this.SUBRULE(this.regexParenthesizedTerm)));
+          return terms;
+        },
+      },
+      { ALT: () => [this.SUBRULE(this.regexTerm)] },
+    ]),
+  );
+
+  private regexParenthesizedTerm = this.RULE('regexParenthesizedTerm', (): RegexTermNode => {
+    const open = this.CONSUME(RegexLParen);
+    const term = this.SUBRULE(this.regexTerm);
+    const close = this.CONSUME(RegexRParen);
+    return this.ACTION(() => ({
+      ...term,
+      parenthesized: true,
+      span: { start: open.startOffset, end: close.startOffset + 1 },
+    }));
+  });
+
+  private regexTerm = this.RULE('regexTerm', (): RegexTermNode => {
+    const field = this.CONSUME(RegexField);
+    const operator = this.CONSUME(RegexOperator);
+    const literal = this.OR([
+      { ALT: () => this.CONSUME(RegexQuoted) },
+      { ALT: () => this.CONSUME(RegexUnquoted) },
+    ]);
+    return this.ACTION(() => {
+      const span = { start: field.startOffset, end: literal.startOffset + literal.image.length };
+      this.countTerm(span);
+      return {
+        type: 'regexTerm',
+        field: this.regexField(field),
+        operator: operator.image as 'eq' | 'ne',
+        pattern: this.regexPattern(literal),
+        parenthesized: false,
+        span,
+      };
+    });
+  });
+
+  private regexField(token: IToken): MemberNode {
+    let offset = token.startOffset;
+    const segments = token.image.split('.').map((value): Segment => {
+      const span = { start: offset, end: offset + value.length };
+      offset = span.end + 1;
+      return { kind: 'text', value, literalStars: [], span };
+    });
+    return { type: 'member', segments, span: spanOf(token) };
+  }
+
+  private regexPattern(token: IToken): RegexPattern {
+    const image = token.image;
+    const quote = image[0] === '"' || image[0] === "'" ? image[0] : null;
+    if (
+      quote &&
+      (image.length < 2 ||
+        image[image.length - 1] !== quote ||
+        (image.endsWith(`\\${quote}`) && !closes(image)))
+    ) {
+      throw ListkitError.of(
+        'unterminated_string',
+        'unterminated string',
+        spanOf(token),
+        this.source,
+      );
+    }
+    return { value: quote ? image.slice(1, -1) : image, quote, span: spanOf(token) };
+  }
+}
+
+/** Whether a quoted regex literal's last quote really closes it (it is not escaped). */
+function closes(image: string): boolean {
+  let backslashes = 0;
+  for (let i = image.length - 2; i > 0 && image[i] === '\\'; i--) backslashes++;
+  return backslashes % 2 === 0;
+}
+
+let parser: FilterParser | undefined;
+
+/** Options of {@link parseFilter}. */
+export interface ParseOptions {
+  /** Override some or all of the {@link DEFAULT_FILTER_LIMITS}. */
+  limits?: Partial<FilterLimits>;
+}
+
+/**
+ * Parses a filter in either language into its tree. The language is detected from the shape of
+ * the filter; an empty or all-space filter gives `{ style: 'empty' }`. Throws a
+ * {@link ListkitError} for any invalid input, and never any other exception.
+ *
+ * @example
+ * ```ts
+ * parseFilter('labels.env = "prod" AND NOT name:web-*').style; // 'aip-160'
+ * parseFilter('(name eq "fr-.*")(region ne ".*west.*")').style; // 'regex'
+ * ```
+ */
+export function parseFilter(source: string, options: ParseOptions = {}): FilterAst {
+  const limits = { ...DEFAULT_FILTER_LIMITS, ...options.limits };
+  if (typeof source !== 'string') {
+    throw ListkitError.of('invalid_value', 'the filter must be a string', { start: 0, end: 0 }, '');
+  }
+  if (source.length > limits.maxLength) {
+    throw ListkitError.of(
+      'too_long',
+      `the filter is ${source.length} characters long; the limit is ${limits.maxLength}`,
+      { start: limits.maxLength, end: source.length },
+      source,
+    );
+  }
+  const style = detectFilterStyle(source);
+  if (style === 'empty') return { style, source };
+  const lexed = filterLexer.tokenize(source, style === 'regex' ? 'regex' : 'aip');
+  const lexError = lexed.errors[0];
+  if (lexError) {
+    const span = { start: lexError.offset, end: lexError.offset + Math.max(1, lexError.length) };
+    const char = String.fromCodePoint(source.codePointAt(lexError.offset) ?? 0);
+    throw ListkitError.of('unexpected_character', `unexpected character '${char}'`, span, source);
+  }
+  parser ??= new FilterParser();
+  parser.begin(source, lexed.tokens, limits);
+  try {
+    if (style === 'aip-160') {
+      const expression = parser.aipFilter();
+      throwFirst(parser.errors, source, style);
+      return { style, source, expression };
+    }
+    const terms = parser.regexFilter();
+    throwFirst(parser.errors, source, style);
+    return { style, source, terms };
+  } finally {
+    parser.input = [];
+  }
+}
+
+function throwFirst(errors: IRecognitionException[], source: string, style: 'aip-160' | 'regex') {
+  const error = errors[0];
+  if (!error) return;
+  const token = error.token;
+  if (token.tokenType === EOF || Number.isNaN(token.startOffset)) {
+    const end = source.trimEnd().length;
+    throw ListkitError.of('unexpected_end', error.message, { start: end, end }, source);
+  }
+  const span = spanOf(token);
+  if (style === 'regex') {
+    if (token.tokenType === RegexAipComparator || token.tokenType === RegexAipKeyword) {
+      // Point at the whole offending term when the comparator follows a field name.
+      const previous = (error as { previousToken?: IToken }).previousToken;
+      if (token.tokenType === RegexAipComparator && previous?.tokenType === RegexField) {
+        span.start = previous.startOffset;
+      }
+      throw ListkitError.of(
+        'mixed_filter_styles',
+        `${MIXED_MESSAGE}: ${describe(token)} is AIP-160 syntax; regex-style terms use eq or ne and are ANDed by writing them side by side in parentheses`,
+        span,
+        source,
+      );
+    }
+    if (token.tokenType === RegexLParen && error.name === 'NotAllInputParsedException') {
+      throw ListkitError.of(
+        'unexpected_token',
+        'a regex-style filter with several terms must put every term in parentheses, such as (a eq x) (b ne y)',
+        span,
+        source,
+      );
+    }
+  }
+  throw ListkitError.of('unexpected_token', error.message, span, source);
+}

@@ -1,0 +1,63 @@
+// The public API of @listkit/query. Everything here is documented with an example.
+
+export {
+  formatProblem,
+  ListkitError,
+  type ListkitErrorCode,
+  type Problem,
+  type Span,
+} from './errors.js';
+export type {
+  AipFilter,
+  AndNode,
+  ArgNode,
+  CallNode,
+  ComparableNode,
+  Comparator,
+  CompositeNode,
+  EmptyFilter,
+  ExpressionNode,
+  FilterAst,
+  FilterStyle,
+  MemberNode,
+  NotNode,
+  OrNode,
+  RegexFilter,
+  RegexPattern,
+  RegexTermNode,
+  RestrictionNode,
+  Segment,
+  SegmentKind,
+  SequenceNode,
+} from './filter/ast.js';
+export type { CallArg, CheckedNode, FieldRef, Operand, PathStep } from './filter/checked.js';
+export { type CheckResult, checkFilter } from './filter/checker.js';
+export { type CompiledFilter, type CompileOptions, compileFilter } from './filter/compile.js';
+export { detectFilterStyle } from './filter/detect-style.js';
+export { DEFAULT_FILTER_LIMITS, type FilterLimits } from './filter/limits.js';
+export { type ParseOptions, parseFilter } from './filter/parser.js';
+export { printFilter } from './filter/printer.js';
+export { re2jsEngine } from './filter/regex/re2js-engine.js';
+export { RegexCache } from './filter/regex/regex-cache.js';
+export {
+  type CompiledRegex,
+  type RegexEngine,
+  RegexSyntaxError,
+} from './filter/regex/regex-engine.js';
+export { compareDurations, type Duration, parseDuration } from './schema/duration.js';
+export {
+  defineSchema,
+  type EnumType,
+  type FieldOptions,
+  type FieldType,
+  type FunctionDeclaration,
+  type FunctionValue,
+  type MapType,
+  type MessageType,
+  type RepeatedType,
+  type ResourceSchema,
+  type ScalarType,
+  t,
+} from './schema/field-type.js';
+export { parseInt64 } from './schema/int64.js';
+export { compareInstants, type Instant, parseTimestamp } from './schema/timestamp.js';

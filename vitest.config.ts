@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Tests run against the TypeScript sources, so `pnpm test` needs no build; CI builds separately.
+export default defineConfig({
+  resolve: {
+    alias: [
+      {
+        find: /^#default-regex-engine$/,
+        replacement: src('./packages/query/src/filter/regex/default-regex-engine.node.ts'),
+      },
+      { find: /^@listkit\/query\/re2-wasm$/, replacement: src('./packages/query/src/re2-wasm.ts') },
+      { find: /^@listkit\/query$/, replacement: src('./packages/query/src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 30_000,
+  },
+});
