@@ -618,24 +618,36 @@ export function parseFilter(source: string, options: ParseOptions = {}): FilterA
   try {
     if (style === 'aip-160') {
       const expression = parser.aipFilter();
-      throwFirst(parser.errors, source, style);
+      throwFirst(parser.errors, source, style, lexed.tokens);
       return { style, source, expression };
     }
     const terms = parser.regexFilter();
-    throwFirst(parser.errors, source, style);
+    throwFirst(parser.errors, source, style, lexed.tokens);
     return { style, source, terms };
   } finally {
     parser.input = [];
   }
 }
 
-function throwFirst(errors: IRecognitionException[], source: string, style: 'aip-160' | 'regex') {
+function throwFirst(
+  errors: IRecognitionException[],
+  source: string,
+  style: 'aip-160' | 'regex',
+  tokens: IToken[],
+) {
   const error = errors[0];
   if (!error) return;
   const token = error.token;
-  if (token.tokenType === EOF || Number.isNaN(token.startOffset)) {
+  const atEnd = token.tokenType === EOF || Number.isNaN(token.startOffset);
+  const offset = atEnd ? source.length : token.startOffset;
+  // `NOT(a = 1)` is a call of a function named NOT whose argument cannot hold a comparison.
+  const keywordCall = tokens.find((t) => t.tokenType === KeywordName && t.startOffset < offset);
+  const hint = keywordCall
+    ? `; '${keywordCall.image}(' starts a call of a function named ${keywordCall.image}: ${keywordCall.image} is an operator only when followed by whitespace, as in '${keywordCall.image} (…)'`
+    : '';
+  if (atEnd) {
     const end = source.trimEnd().length;
-    throw ListkitError.of('unexpected_end', error.message, { start: end, end }, source);
+    throw ListkitError.of('unexpected_end', error.message + hint, { start: end, end }, source);
   }
   const span = spanOf(token);
   if (style === 'regex') {
@@ -661,5 +673,5 @@ function throwFirst(errors: IRecognitionException[], source: string, style: 'aip
       );
     }
   }
-  throw ListkitError.of('unexpected_token', error.message, span, source);
+  throw ListkitError.of('unexpected_token', error.message + hint, span, source);
 }
