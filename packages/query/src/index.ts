@@ -44,6 +44,27 @@ export {
   type RegexEngine,
   RegexSyntaxError,
 } from './filter/regex/regex-engine.js';
+export {
+  Collection,
+  type CollectionOptions,
+  type ListPage,
+  type ListRequest,
+  resolvePageSize,
+} from './list/collection.js';
+export { SortedIndex } from './list/sorted-index.js';
+export {
+  type OrderBy,
+  type OrderByOptions,
+  type OrderTerm,
+  parseOrderBy,
+  type SortKey,
+} from './order-by/order-by.js';
+export type { SortValue } from './order-by/sort-key.js';
+export {
+  type PageTokenBinding,
+  PageTokenCodec,
+  type PageTokenCodecOptions,
+} from './page-token/page-token-codec.js';
 export { compareDurations, type Duration, parseDuration } from './schema/duration.js';
 export {
   defineSchema,

@@ -1,6 +1,6 @@
 /** Options shared by every field declaration. */
 export interface FieldOptions {
-  /** May appear in an orderBy. Defaults to false. */
+  /** May appear in an orderBy. Scalars and enums default to true; set false to forbid it. */
   sortable?: boolean;
   /** Searched by bare values (AIP-160 global restrictions such as `prod`). Strings only. */
   searchable?: boolean;
@@ -80,6 +80,11 @@ export interface ResourceSchema {
   key: string;
   /** Functions that filters may call, by (possibly dotted) name. */
   functions?: Readonly<Record<string, FunctionDeclaration>>;
+  /**
+   * The only orderBy values accepted, in canonical form (`''` is the default order by key).
+   * Unset: any ordering of sortable fields.
+   */
+  orderings?: readonly string[];
 }
 
 type Options = FieldOptions;

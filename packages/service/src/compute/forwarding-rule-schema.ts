@@ -38,6 +38,8 @@ const E = FORWARDING_RULE_ENUMS;
  */
 export const forwardingRuleSchema: ResourceSchema = defineSchema({
   key: 'name',
+  // "Currently, only sorting by name or creationTimestamp desc is supported."
+  orderings: ['', 'name', 'creationTimestamp desc'],
   fields: {
     kind: t.string(),
     id: t.int64(),

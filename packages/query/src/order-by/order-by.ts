@@ -1,0 +1,179 @@
+import { ListkitError, type ListkitErrorCode, type Span } from '../errors.js';
+import { suggest } from '../filter/suggest.js';
+import { type FieldType, lookupPath, type ResourceSchema } from '../schema/field-type.js';
+import { compareSortValues, type SortValue, toSortValue } from './sort-key.js';
+
+/** One `field [asc|desc]` of an orderBy. */
+export interface OrderTerm {
+  path: string;
+  type: FieldType;
+  descending: boolean;
+  span: Span;
+}
+
+/** A resource's position in an ordering: one {@link SortValue} per term, the unique key last. */
+export type SortKey = SortValue[];
+
+/** A checked orderBy: its terms, its canonical text, and the total order it defines. */
+export interface OrderBy<T = unknown> {
+  /** The terms as written (the unique key is not added here). */
+  readonly terms: readonly OrderTerm[];
+  /** The terms that define the order: {@link terms}, then the schema key unless already there. */
+  readonly keyTerms: readonly OrderTerm[];
+  /** Canonical text such as `name, creationTimestamp desc`; `''` for the default order. */
+  readonly canonical: string;
+  /** The resource's sort key. */
+  sortKey(resource: T): SortKey;
+  /** Orders two sort keys of this ordering. */
+  compareKeys(a: SortKey, b: SortKey): number;
+  /** Orders two resources: a total order, since the unique key always ends it. */
+  compare(a: T, b: T): number;
+}
+
+/** Options of {@link parseOrderBy}. */
+export interface OrderByOptions {
+  /**
+   * The only orderings accepted, in canonical form (`''` is the default order). Compute Engine,
+   * for example, accepts `['', 'name', 'creationTimestamp desc']`. Defaults to the schema's
+   * `orderings`, or any ordering of sortable fields.
+   */
+  allowed?: readonly string[];
+}
+
+const PATH = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * Parses and checks an AIP-132 orderBy against a schema. Redundant spaces are insignificant;
+ * `asc` is accepted; the schema's unique key always ends the order so that paging is
+ * deterministic. Throws a {@link ListkitError} on bad input.
+ *
+ * @example
+ * ```ts
+ * const order = parseOrderBy(' creationTimestamp desc , name', schema);
+ * order.canonical;                // 'creationTimestamp desc, name'
+ * rules.sort(order.compare);
+ * ```
+ */
+export function parseOrderBy<T = unknown>(
+  text: string,
+  schema: ResourceSchema,
+  options: OrderByOptions = {},
+): OrderBy<T> {
+  const fail = (code: ListkitErrorCode, message: string, span: Span): never => {
+    throw ListkitError.of(code, message, span, text);
+  };
+  const terms: OrderTerm[] = [];
+  if (text.trim() !== '') {
+    let offset = 0;
+    for (const part of text.split(',')) {
+      const span = { start: offset, end: offset + part.length };
+      offset += part.length + 1;
+      const words = [...part.matchAll(/\S+/g)];
+      if (words.length === 0)
+        fail('invalid_order_by', 'empty term in orderBy (two commas, or a comma at an end)', span);
+      const [field, direction, extra] = words as [
+        RegExpExecArray,
+        RegExpExecArray?,
+        RegExpExecArray?,
+      ];
+      const at = (m: RegExpExecArray) => ({
+        start: span.start + m.index,
+        end: span.start + m.index + m[0].length,
+      });
+      if (extra)
+        fail(
+          'invalid_order_by',
+          `unexpected '${extra[0]}': a term is a field and an optional asc or desc`,
+          at(extra),
+        );
+      if (direction && direction[0] !== 'asc' && direction[0] !== 'desc') {
+        fail(
+          'invalid_order_by',
+          `unknown direction '${direction[0]}'; use asc or desc`,
+          at(direction),
+        );
+      }
+      const fieldSpan = at(field);
+      const path = field[0];
+      if (!PATH.test(path)) fail('invalid_order_by', `'${path}' is not a field path`, fieldSpan);
+      const type = lookupPath(schema, path.split('.'));
+      if (!type) {
+        const names = Object.keys(schema.fields);
+        const guess = suggest(path, names);
+        fail(
+          'unknown_field',
+          `unknown field '${path}'${guess ? `; did you mean '${guess}'?` : ''}`,
+          fieldSpan,
+        );
+      }
+      if (
+        type.kind === 'message' ||
+        type.kind === 'map' ||
+        type.kind === 'repeated' ||
+        type.sortable === false
+      ) {
+        fail('unsortable_field', `'${path}' cannot be sorted on`, fieldSpan);
+      }
+      if (terms.some((t) => t.path === path)) {
+        fail('duplicate_order_by_field', `'${path}' is listed twice in orderBy`, fieldSpan);
+      }
+      terms.push({ path, type, descending: direction?.[0] === 'desc', span: fieldSpan });
+    }
+  }
+  const canonical = terms.map((t) => (t.descending ? `${t.path} desc` : t.path)).join(', ');
+  const allowed = options.allowed ?? schema.orderings;
+  if (allowed && !allowed.includes(canonical)) {
+    const list = allowed.map((a) => (a === '' ? '(default)' : `'${a}'`)).join(', ');
+    fail(
+      'unsupported_order_by',
+      `unsupported orderBy '${canonical}'; supported orderings are ${list}`,
+      {
+        start: 0,
+        end: text.length,
+      },
+    );
+  }
+  return buildOrder<T>(terms, canonical, schema);
+}
+
+function buildOrder<T>(terms: OrderTerm[], canonical: string, schema: ResourceSchema): OrderBy<T> {
+  const keyTerms = terms.some((t) => t.path === schema.key)
+    ? terms
+    : [
+        ...terms,
+        {
+          path: schema.key,
+          type: lookupPath(schema, schema.key.split('.'))!,
+          descending: false,
+          span: { start: 0, end: 0 },
+        },
+      ];
+  const readers = keyTerms.map((term) => {
+    const steps = term.path.split('.');
+    return (resource: unknown): SortValue => {
+      let value: unknown = resource;
+      for (const step of steps) {
+        if (typeof value !== 'object' || value === null) return null;
+        value = (value as Record<string, unknown>)[step];
+      }
+      return toSortValue(term.type, value);
+    };
+  });
+  const directions = keyTerms.map((t) => (t.descending ? -1 : 1));
+  const compareKeys = (a: SortKey, b: SortKey): number => {
+    for (let i = 0; i < directions.length; i++) {
+      const c = compareSortValues(a[i] ?? null, b[i] ?? null);
+      if (c !== 0) return c * directions[i]!;
+    }
+    return 0;
+  };
+  const sortKey = (resource: T): SortKey => readers.map((read) => read(resource));
+  return {
+    terms,
+    keyTerms,
+    canonical,
+    sortKey,
+    compareKeys,
+    compare: (a, b) => compareKeys(sortKey(a), sortKey(b)),
+  };
+}
