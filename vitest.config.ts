@@ -7,10 +7,6 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: [
-      {
-        find: /^#default-regex-engine$/,
-        replacement: src('./packages/query/src/filter/regex/default-regex-engine.node.ts'),
-      },
       { find: /^@listkit\/query\/re2-wasm$/, replacement: src('./packages/query/src/re2-wasm.ts') },
       { find: /^@listkit\/query$/, replacement: src('./packages/query/src/index.ts') },
     ],

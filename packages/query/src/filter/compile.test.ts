@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ListkitError } from '../errors.js';
 import { defineSchema, t } from '../schema/field-type.js';
 import { compileFilter } from './compile.js';
-import { re2jsEngine } from './regex/re2js-engine.js';
 import { re2WasmEngine } from './regex/re2-wasm-engine.js';
+import { re2jsEngine } from './regex/re2js-engine.js';
 
 const schema = defineSchema({
   key: 'name',
@@ -19,7 +19,11 @@ const schema = defineSchema({
     labels: t.map(t.string()),
     ports: t.repeated(t.string()),
     sizes: t.repeated(t.int64()),
-    scheduling: t.message({ automaticRestart: t.bool(), zone: t.string(), nested: t.message({ deep: t.string() }) }),
+    scheduling: t.message({
+      automaticRestart: t.bool(),
+      zone: t.string(),
+      nested: t.message({ deep: t.string() }),
+    }),
     filters: t.repeated(
       t.message({ labels: t.repeated(t.message({ name: t.string(), value: t.string() })) }),
     ),
@@ -255,7 +259,10 @@ describe('checker problems', () => {
     ['name = (a OR b)', ['unsupported_argument']],
     ['"x" = name', ['field_required']],
     ['-2.5 >= -2.4', ['field_required']],
-    ['nmae = x AND size = abc AND state = up', ['unknown_field', 'invalid_value', 'unknown_enum_value']],
+    [
+      'nmae = x AND size = abc AND state = up',
+      ['unknown_field', 'invalid_value', 'unknown_enum_value'],
+    ],
     ['(nmae eq x)(labels eq y)', ['unknown_field', 'unsupported_operator']],
     ['name eq "(unclosed"', ['invalid_regex']],
     ['name eq "a(?=b)"', ['invalid_regex']],
@@ -265,14 +272,18 @@ describe('checker problems', () => {
   });
 
   it('suggests the field that was probably meant', () => {
-    expect(() => compileFilter('nmae = x', schema)).toThrow("unknown field 'nmae'; did you mean 'name'?");
+    expect(() => compileFilter('nmae = x', schema)).toThrow(
+      "unknown field 'nmae'; did you mean 'name'?",
+    );
     expect(() => compileFilter('scheduling.zoen = x', schema)).toThrow(
       "'scheduling' has no field 'zoen'; did you mean 'zone'?",
     );
   });
 
   it('explains a keyword-named call', () => {
-    expect(() => compileFilter('NOT(name = x)', schema)).toThrow(/NOT is an operator only when followed by whitespace/);
+    expect(() => compileFilter('NOT(name = x)', schema)).toThrow(
+      /NOT is an operator only when followed by whitespace/,
+    );
   });
 
   it('points invalid patterns at the literal', () => {
@@ -301,8 +312,15 @@ describe('compiled filters', () => {
   });
 
   it('never throw from matches(), whatever the resource holds', () => {
-    const filter = compileFilter('size > 3 AND created < 2025-01-01T00:00:00Z AND labels.env:x AND ports:1', schema);
-    for (const junk of [{}, { size: {}, created: 5, labels: 'x', ports: 'y' }, { size: null, labels: null }]) {
+    const filter = compileFilter(
+      'size > 3 AND created < 2025-01-01T00:00:00Z AND labels.env:x AND ports:1',
+      schema,
+    );
+    for (const junk of [
+      {},
+      { size: {}, created: 5, labels: 'x', ports: 'y' },
+      { size: null, labels: null },
+    ]) {
       expect(filter.matches(junk)).toBe(false);
     }
   });

@@ -1,4 +1,3 @@
-import { defaultRegexEngine } from '#default-regex-engine';
 import { ListkitError } from '../errors.js';
 import { compareStrings } from '../schema/compare-strings.js';
 import { compareDurations, parseDuration } from '../schema/duration.js';
@@ -12,6 +11,7 @@ import { compileGlob } from './glob.js';
 import { type ParseOptions, parseFilter } from './parser.js';
 import { printFilter } from './printer.js';
 import { literalPatternTester } from './regex/literal-pattern.js';
+import { re2jsEngine } from './regex/re2js-engine.js';
 import { RegexCache } from './regex/regex-cache.js';
 import { type CompiledRegex, type RegexEngine, RegexSyntaxError } from './regex/regex-engine.js';
 
@@ -33,8 +33,9 @@ export interface CompiledFilter<T = unknown> {
 /** Options of {@link compileFilter}. */
 export interface CompileOptions extends ParseOptions {
   /**
-   * The RE2 engine for regex-style filters. Defaults to re2-wasm (Google's C++ RE2) under Node
-   * and re2js in browsers.
+   * The RE2 engine for regex-style filters. Defaults to re2js everywhere; re2-wasm (Google's
+   * C++ RE2) is available from `@listkit/query/re2-wasm` for trusted patterns — see
+   * docs/regex-engines.md for why it is not the default.
    */
   regexEngine?: RegexEngine;
 }
@@ -79,7 +80,7 @@ export function compileFilter<T = unknown>(
   const ast = typeof filter === 'string' ? parseFilter(filter, options) : filter;
   const result = checkFilter(ast, schema);
   if (!result.ok) throw new ListkitError(result.problems, ast.source);
-  const cache = cacheFor(options.regexEngine ?? defaultRegexEngine);
+  const cache = cacheFor(options.regexEngine ?? re2jsEngine);
   const acquired: CompiledRegex[] = [];
   let predicate: Predicate;
   try {

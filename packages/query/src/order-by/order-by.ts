@@ -59,7 +59,12 @@ export function parseOrderBy<T = unknown>(
   schema: ResourceSchema,
   options: OrderByOptions = {},
 ): OrderBy<T> {
-  const fail = (code: ListkitErrorCode, message: string, span: Span): never => {
+  // Annotated so that TypeScript narrows after a call (assertion-style control flow).
+  const fail: (code: ListkitErrorCode, message: string, span: Span) => never = (
+    code,
+    message,
+    span,
+  ) => {
     throw ListkitError.of(code, message, span, text);
   };
   const terms: OrderTerm[] = [];

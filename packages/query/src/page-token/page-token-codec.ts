@@ -103,16 +103,16 @@ export class PageTokenCodec {
    * never disclosed.
    */
   async open(token: string, binding: PageTokenBinding): Promise<SortKey> {
-    const fail = (code: ListkitErrorCode, message: string): never => {
-      throw ListkitError.of(code, message, { start: 0, end: token.length }, token);
+    const fail: (code: ListkitErrorCode, message: string) => never = (code, message) => {
+      throw ListkitError.of(code, message, { start: 0, end: String(token).length }, String(token));
     };
     const bytes = typeof token === 'string' ? fromBase64Url(token) : undefined;
     if (!bytes || bytes.length < 1 + IV_BYTES + TAG_BYTES + 2)
       fail('malformed_page_token', 'the page token is malformed');
-    if (bytes![0] !== VERSION)
+    if (bytes[0] !== VERSION)
       fail('malformed_page_token', 'the page token is malformed (unknown version)');
-    const iv = bytes!.subarray(1, 1 + IV_BYTES);
-    const sealed = bytes!.subarray(1 + IV_BYTES);
+    const iv = bytes.subarray(1, 1 + IV_BYTES);
+    const sealed = bytes.subarray(1 + IV_BYTES);
     let plain: ArrayBuffer | undefined;
     for (const key of this.keys) {
       try {

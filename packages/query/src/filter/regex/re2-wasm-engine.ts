@@ -48,7 +48,7 @@ function tryCompile(pattern: string): WrappedRE2 | string {
 
 /**
  * RE2 (C++) compiled to WASM; Node only. Every compiled regex holds memory on a fixed 16 MiB heap
- * until `dispose()`, so compile through a bounded {@link RegexCache}, never per match.
+ * until `dispose()`, so compile through a bounded `RegexCache`, never per match.
  *
  * RE2 here only searches, so a full match is compiled as `^(?:pattern)$`. Wrapping alone would
  * let a pattern escape the group: `a)|(?:b` is invalid, yet `^(?:a)|(?:b)$` is valid and matches

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { re2WasmEngine } from './re2-wasm-engine.js';
+import { RegexCache } from './regex-cache.js';
+import { type CompiledRegex, type RegexEngine, RegexSyntaxError } from './regex-engine.js';
+
+/** Matches its pattern literally; `(` makes a pattern invalid. Records compiles and disposals. */
+function fakeEngine() {
+  const compiled: CompiledRegex[] = [];
+  /** Patterns in the order their regexes were disposed. */
+  const disposals: string[] = [];
+  const engine: RegexEngine = {
+    name: 'fake',
+    compile(pattern) {
+      if (pattern.includes('(')) throw new RegexSyntaxError(`missing ): ${pattern}`);
+      let disposed = false;
+      const re: CompiledRegex = {
+        fullMatch(input) {
+          if (disposed) throw new Error(`${pattern} used after dispose`);
+          return input === pattern;
+        },
+        dispose() {
+          if (disposed) throw new Error(`${pattern} disposed twice`);
+          disposed = true;
+          disposals.push(pattern);
+        },
+      };
+      compiled.push(re);
+      return re;
+    },
+  };
+  return { engine, compiled, disposed: () => [...disposals] };
+}
+
+describe('RegexCache', () => {
+  it('compiles once per pattern', () => {
+    const { engine, compiled } = fakeEngine();
+    const cache = new RegexCache(engine, 2);
+    const a = cache.get('a');
+    expect(cache.get('a')).toBe(a);
+    expect(a.fullMatch('a')).toBe(true);
+    expect(compiled).toHaveLength(1);
+    expect(cache.size).toBe(1);
+  });
+
+  it('evicts and disposes the least recently used pattern', () => {
+    const { engine, compiled, disposed } = fakeEngine();
+    const cache = new RegexCache(engine, 2);
+    cache.get('a');
+    cache.get('b');
+    cache.get('a'); // now b is the least recently used
+    cache.get('c');
+    expect(disposed()).toEqual(['b']);
+    expect(cache.size).toBe(2);
+    cache.get('a');
+    expect(compiled).toHaveLength(3);
+    cache.get('b'); // a miss again; evicts c
+    expect(disposed()).toEqual(['b', 'c']);
+  });
+
+  it('does not cache invalid patterns', () => {
+    const { engine } = fakeEngine();
+    const cache = new RegexCache(engine, 2);
+    cache.get('a');
+    expect(() => cache.get('(')).toThrow(new RegexSyntaxError('missing ): ('));
+    expect(() => cache.get('(')).toThrow(RegexSyntaxError);
+    expect(cache.size).toBe(1);
+  });
+
+  it('defers disposing an acquired regex until its last release', () => {
+    const { engine, disposed } = fakeEngine();
+    const cache = new RegexCache(engine, 1);
+    const a = cache.acquire('a');
+    expect(cache.acquire('a')).toBe(a);
+    cache.get('b'); // evicts a, which is still held twice
+    expect(cache.size).toBe(1);
+    expect(disposed()).toEqual([]);
+    expect(a.fullMatch('a')).toBe(true);
+    cache.release(a);
+    expect(disposed()).toEqual([]);
+    expect(a.fullMatch('a')).toBe(true);
+    cache.release(a);
+    expect(disposed()).toEqual(['a']);
+  });
+
+  it('keeps a released regex cached until it is evicted', () => {
+    const { engine, compiled, disposed } = fakeEngine();
+    const cache = new RegexCache(engine, 1);
+    const a = cache.acquire('a');
+    cache.release(a);
+    expect(disposed()).toEqual([]);
+    expect(cache.get('a')).toBe(a);
+    expect(compiled).toHaveLength(1);
+    cache.get('b');
+    expect(disposed()).toEqual(['a']);
+  });
+
+  it('compiles a fresh regex for a pattern whose evicted regex is still held', () => {
+    const { engine, disposed } = fakeEngine();
+    const cache = new RegexCache(engine, 1);
+    const held = cache.acquire('a');
+    cache.get('b');
+    const fresh = cache.acquire('a'); // evicts b
+    expect(fresh).not.toBe(held);
+    expect(disposed()).toEqual(['b']);
+    cache.release(held);
+    expect(disposed()).toEqual(['b', 'a']);
+    expect(fresh.fullMatch('a')).toBe(true);
+    cache.release(fresh);
+  });
+
+  it('clear() disposes everything except acquired regexes, which go on release', () => {
+    const { engine, disposed } = fakeEngine();
+    const cache = new RegexCache(engine, 10);
+    cache.get('a');
+    const b = cache.acquire('b');
+    cache.get('c');
+    cache.clear();
+    expect(cache.size).toBe(0);
+    expect(disposed()).toEqual(['a', 'c']);
+    expect(b.fullMatch('b')).toBe(true);
+    cache.release(b);
+    expect(disposed()).toEqual(['a', 'c', 'b']);
+  });
+
+  it('rejects a release without a matching acquire', () => {
+    const { engine } = fakeEngine();
+    const cache = new RegexCache(engine, 2);
+    const a = cache.get('a');
+    expect(() => cache.release(a)).toThrow('not acquired');
+    cache.release(cache.acquire('a'));
+    expect(() => cache.release(a)).toThrow('not acquired');
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('rejects capacity %s', (capacity) => {
+    expect(() => new RegexCache(fakeEngine().engine, capacity)).toThrow(RangeError);
+  });
+
+  it('keeps re2-wasm alive through 100,000 distinct patterns', { timeout: 180_000 }, () => {
+    // Each re2-wasm regex lives on a fixed 16 MiB heap; undisposed, ~5,000 compiles exhaust it
+    // and abort the WASM module for the rest of the process.
+    const cache = new RegexCache(re2WasmEngine, 256);
+    let matched = 0;
+    for (let i = 0; i < 100_000; i++) {
+      const re = cache.get(`item-${i}-[a-z]+`);
+      if (re.fullMatch(`item-${i}-abc`) && !re.fullMatch(`item-${i}-abc1`)) matched++;
+    }
+    expect(matched).toBe(100_000);
+    expect(cache.size).toBe(256);
+    expect(cache.get('after-[0-9]{3}').fullMatch('after-123')).toBe(true);
+    expect(cache.get('after-[0-9]{3}').fullMatch('after-1234')).toBe(false);
+    cache.clear();
+  });
+});
