@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^@listkit\/query\/re2-wasm$/, replacement: src('./packages/query/src/re2-wasm.ts') },
       { find: /^@listkit\/query$/, replacement: src('./packages/query/src/index.ts') },
+      { find: /^@listkit\/service$/, replacement: src('./packages/service/src/index.ts') },
     ],
   },
   test: {
