@@ -6,13 +6,19 @@ import {
   parseOrderBy,
   resolvePageSize,
 } from '@listkit/query';
-import { forwardingRuleSchema, sampleForwardingRules } from '@listkit/service';
+import {
+  type ForwardingRuleJson,
+  forwardingRuleSchema,
+  sampleForwardingRules,
+} from '@listkit/service';
 import { describe, expect, it } from 'vitest';
 
 const rules = sampleForwardingRules(2_000);
 
 async function collection() {
-  const c = new Collection(forwardingRuleSchema, { pageTokens: await PageTokenCodec.create() });
+  const c = new Collection<ForwardingRuleJson>(forwardingRuleSchema, {
+    pageTokens: await PageTokenCodec.create(),
+  });
   for (const rule of rules) c.put(rule);
   return c;
 }
