@@ -101,7 +101,7 @@ export function compileFilter<T = unknown>(
     ast,
     checked: result.checked,
     canonical: printFilter(ast),
-    matches: predicate as (resource: T) => boolean,
+    matches: (resource: T) => isObject(resource) && predicate(resource),
     dispose() {
       releaser?.unregister(compiled);
       release();

@@ -157,7 +157,7 @@ export const RegexUnquoted = createToken({
   pattern: {
     exec(text: string, offset: number, tokens: IToken[]): CustomPatternMatcherReturn | null {
       if (!afterOperator(text, offset, tokens)) return null;
-      const inParens = tokens.some((t) => t.tokenType === RegexLParen) && openDepth(tokens) > 0;
+      const inParens = openDepth(tokens) > 0;
       let i = offset;
       let depth = 0;
       for (; i < text.length; i++) {
@@ -174,12 +174,20 @@ export const RegexUnquoted = createToken({
         }
       }
       let end = Math.min(i, text.length);
-      while (end > offset && isSpace(text[end - 1])) end--;
+      // Trailing spaces are not part of the pattern, unless escaped (`a\ ` is "a" and a space).
+      while (end > offset && isSpace(text[end - 1]) && !isEscaped(text, end - 1, offset)) end--;
       return end > offset ? [text.slice(offset, end)] : null;
     },
   },
   line_breaks: true,
 });
+
+/** Whether the character at `index` follows an odd run of backslashes (not before `from`). */
+function isEscaped(text: string, index: number, from: number): boolean {
+  let backslashes = 0;
+  for (let i = index - 1; i >= from && text[i] === '\\'; i--) backslashes++;
+  return backslashes % 2 === 1;
+}
 
 function openDepth(tokens: IToken[]): number {
   let depth = 0;

@@ -2,7 +2,10 @@
 export interface FilterLimits {
   /** Maximum filter length in UTF-16 code units. Default 8192. */
   maxLength: number;
-  /** Maximum nesting of parentheses and function calls. Default 32. */
+  /**
+   * Maximum nesting of parentheses and function calls. Default 32; values above
+   * {@link MAX_FILTER_DEPTH} are lowered to it, so that parsing never exhausts the stack.
+   */
   maxDepth: number;
   /** Maximum number of restrictions (comparisons, bare values, regex terms). Default 256. */
   maxTerms: number;
@@ -14,3 +17,6 @@ export const DEFAULT_FILTER_LIMITS: Readonly<FilterLimits> = Object.freeze({
   maxDepth: 32,
   maxTerms: 256,
 });
+
+/** The deepest nesting any configuration may allow (the parser recurses once per level). */
+export const MAX_FILTER_DEPTH = 100;

@@ -57,7 +57,7 @@ import {
   Timestamp,
   UnterminatedString,
 } from './lexer.js';
-import { DEFAULT_FILTER_LIMITS, type FilterLimits } from './limits.js';
+import { DEFAULT_FILTER_LIMITS, type FilterLimits, MAX_FILTER_DEPTH } from './limits.js';
 import { decodeString } from './unescape.js';
 
 const COMPARATORS = new Map<TokenType, Comparator>([
@@ -593,6 +593,7 @@ export interface ParseOptions {
  */
 export function parseFilter(source: string, options: ParseOptions = {}): FilterAst {
   const limits = { ...DEFAULT_FILTER_LIMITS, ...options.limits };
+  limits.maxDepth = Math.min(limits.maxDepth, MAX_FILTER_DEPTH);
   if (typeof source !== 'string') {
     throw ListkitError.of('invalid_value', 'the filter must be a string', { start: 0, end: 0 }, '');
   }
@@ -624,6 +625,18 @@ export function parseFilter(source: string, options: ParseOptions = {}): FilterA
     const terms = parser.regexFilter();
     throwFirst(parser.errors, source, style, lexed.tokens);
     return { style, source, terms };
+  } catch (error) {
+    // A safety net only: the depth limit keeps recursion far below the stack's size, but a
+    // caller may already be deep in its own stack.
+    if (error instanceof RangeError) {
+      throw ListkitError.of(
+        'too_deep',
+        'the filter nests too deeply',
+        { start: 0, end: source.length },
+        source,
+      );
+    }
+    throw error;
   } finally {
     parser.input = [];
   }

@@ -15,7 +15,7 @@ import { encodeString } from './unescape.js';
  *
  * @example
  * ```ts
- * printFilter(parseFilter("a=1   AND(b:'x')")); // 'a = 1 AND (b : "x")'
+ * printFilter(parseFilter("a=1   AND (b:'x')")); // 'a = 1 AND (b : "x")'
  * ```
  */
 export function printFilter(ast: FilterAst): string {

@@ -1,0 +1,513 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ListkitError, type ListkitErrorCode } from '../errors.js';
+import { compileFilter } from '../filter/compile.js';
+import { parseOrderBy } from '../order-by/order-by.js';
+import { PageTokenCodec } from '../page-token/page-token-codec.js';
+import { defineSchema, t } from '../schema/field-type.js';
+import { Collection, type ListPage, type ListRequest, resolvePageSize } from './collection.js';
+
+const STATES = ['UP', 'DOWN', 'DRAINING'] as const;
+
+// No `orderings`: any ordering of sortable fields is accepted.
+const schema = defineSchema({
+  key: 'name',
+  fields: {
+    name: t.string(),
+    created: t.timestamp(),
+    size: t.int64(),
+    state: t.enum(STATES),
+    labels: t.map(t.string()),
+    description: t.string({ searchable: true }),
+  },
+});
+
+interface Item {
+  name: string;
+  created?: string;
+  size?: string | number;
+  state?: string;
+  labels?: Record<string, string>;
+  description?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators: few distinct values per field, so that sort fields tie often; fields may be unset
+// (and a few hold values that do not parse, which sort as "no value").
+
+const nameArb = fc.string({
+  unit: fc.constantFrom('a', 'b', 'c', 'd', 'e', '-', '1', 'é', '😀', '\ue000'),
+  minLength: 1,
+  maxLength: 4,
+});
+
+const createdArb = fc.constantFrom(
+  '2024-01-01T00:00:00Z',
+  '2023-12-31T19:00:00-05:00', // the same instant as the line above
+  '2024-01-01T00:00:00.000000001Z',
+  '2024-06-01T12:00:00Z',
+  '1970-01-01T00:00:00Z',
+  '2025-03-04T05:06:07.5+02:00',
+  'not a timestamp',
+);
+
+const sizeArb = fc.oneof(
+  fc.constantFrom('0', '1', '5', '-3', '9007199254740993', '9007199254740992', 'x'),
+  fc.integer({ min: -3, max: 6 }),
+);
+
+const stateArb = fc.constantFrom(...STATES, 'BOGUS');
+
+const labelsArb = fc.dictionary(
+  fc.constantFrom('env', 'team'),
+  fc.constantFrom('prod', 'staging', ''),
+  { maxKeys: 2 },
+);
+
+const descriptionArb = fc.constantFrom('web server', 'db', '', 'prod web', 'cache');
+
+/** The fields other than the key; each may be absent. */
+const bodyArb = fc.record(
+  {
+    created: createdArb,
+    size: sizeArb,
+    state: stateArb,
+    labels: labelsArb,
+    description: descriptionArb,
+  },
+  { requiredKeys: [] },
+);
+
+const itemArb: fc.Arbitrary<Item> = fc
+  .tuple(nameArb, bodyArb)
+  .map(([name, body]) => ({ name, ...body }));
+
+const itemsArb = (maxLength: number) =>
+  fc.uniqueArray(itemArb, { selector: (item) => item.name, maxLength, size: 'max' });
+
+const AIP_FILTERS = [
+  'name = a*',
+  'name >= "c"',
+  'name:b',
+  'size > 3',
+  'size <= 0',
+  'state = UP',
+  'state != DOWN',
+  'created < 2024-03-01T00:00:00Z',
+  'created >= 2024-01-01T00:00:00Z',
+  'labels.env = prod',
+  'labels:team',
+  'NOT labels:env',
+  'labels.env:*',
+  'web',
+  '-web',
+  'description:prod',
+  'state = UP OR size < 2',
+  'size >= 1 AND NOT state = DRAINING',
+];
+
+const REGEX_FILTERS = [
+  'name eq "a.*"',
+  'name ne "[ab].*"',
+  'state eq "UP|DOWN"',
+  '(size eq "[0-9]")(state ne UP)',
+  'labels.env eq prod',
+  'description eq ".*web.*"',
+];
+
+const filterArb = fc.oneof(
+  { weight: 1, arbitrary: fc.constantFrom('', '   ') },
+  { weight: 4, arbitrary: fc.constantFrom(...AIP_FILTERS) },
+  { weight: 2, arbitrary: fc.constantFrom(...REGEX_FILTERS) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(...AIP_FILTERS),
+        fc.constantFrom('AND', 'OR'),
+        fc.constantFrom(...AIP_FILTERS),
+      )
+      .map(([a, op, b]) => `(${a}) ${op} (${b})`),
+  },
+);
+
+const ORDER_BYS = ['', 'name', 'name desc', 'created desc', 'size, created desc', 'state desc'];
+const orderByArb = fc.constantFrom(...ORDER_BYS);
+
+const pageSizesArb = fc.array(fc.integer({ min: 1, max: 20 }), { minLength: 1, maxLength: 8 });
+
+// ---------------------------------------------------------------------------------------------
+
+let pageTokens: PageTokenCodec;
+beforeAll(async () => {
+  pageTokens = await PageTokenCodec.create();
+});
+
+function collectionOf(items: readonly Item[]): Collection<Item> {
+  const collection = new Collection<Item>(schema, { pageTokens });
+  for (const item of items) collection.put({ ...item });
+  return collection;
+}
+
+/** Filters everything with the same compiled filter and sorts with the parsed orderBy. */
+function reference(items: Iterable<Item>, filter: string, orderBy: string): Item[] {
+  const compiled = compileFilter<Item>(filter, schema);
+  try {
+    const order = parseOrderBy<Item>(orderBy, schema);
+    return [...items].filter((item) => compiled.matches(item)).sort(order.compare);
+  } finally {
+    compiled.dispose();
+  }
+}
+
+const names = (items: readonly Item[]) => items.map((item) => item.name);
+
+async function codeOf(promise: Promise<unknown>): Promise<ListkitErrorCode> {
+  try {
+    await promise;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ListkitError);
+    return (e as ListkitError).code;
+  }
+  throw new Error('expected a rejection, but the promise resolved');
+}
+
+/** Lists every page; page i asks for sizes[i % sizes.length] items. */
+async function listAll(
+  collection: Collection<Item>,
+  request: Omit<ListRequest, 'pageSize' | 'pageToken'>,
+  sizes: readonly number[],
+  between?: (pageIndex: number) => void,
+): Promise<{ pages: ListPage<Item>[]; sizes: number[] }> {
+  const pages: ListPage<Item>[] = [];
+  const asked: number[] = [];
+  let pageToken: string | undefined;
+  do {
+    if (pages.length > 0) between?.(pages.length);
+    const pageSize = sizes[pages.length % sizes.length]!;
+    const page = await collection.list({ ...request, pageSize, pageToken });
+    pages.push(page);
+    asked.push(pageSize);
+    pageToken = page.nextPageToken;
+    if (pages.length > 2000) throw new Error('the listing does not end');
+  } while (pageToken !== undefined);
+  return { pages, sizes: asked };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('Collection.list: paging equals filter + sort + slice', () => {
+  it('over random collections, filters, orderBys and page sizes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        itemsArb(300),
+        filterArb,
+        orderByArb,
+        pageSizesArb,
+        async (items, filter, orderBy, sizes) => {
+          const collection = collectionOf(items);
+          const expected = reference(items, filter, orderBy);
+          const { pages, sizes: asked } = await listAll(collection, { filter, orderBy }, sizes);
+          expect(names(pages.flatMap((p) => p.items))).toEqual(names(expected));
+          let offset = 0;
+          pages.forEach((page, i) => {
+            const last = i === pages.length - 1;
+            expect(names(page.items), `page ${i}`).toEqual(
+              names(expected.slice(offset, offset + asked[i]!)),
+            );
+            offset += page.items.length;
+            expect(page.nextPageToken !== undefined, `token on page ${i}`).toBe(!last);
+            if (page.nextPageToken !== undefined) expect(page.nextPageToken).toMatch(/^[\w-]+$/);
+            if (expected.length > 0) expect(page.items.length, `page ${i}`).toBeGreaterThan(0);
+          });
+          if (expected.length === 0) expect(pages).toEqual([{ items: [] }]);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('after replacing and deleting items once the indexes exist', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        itemsArb(120),
+        fc.array(fc.tuple(fc.nat(), fc.option(bodyArb, { nil: undefined })), {
+          maxLength: 60,
+          size: 'max',
+        }),
+        filterArb,
+        orderByArb,
+        pageSizesArb,
+        async (items, edits, filter, orderBy, sizes) => {
+          const collection = collectionOf(items);
+          // Build every ordering's index, then change sort fields (put) and delete.
+          for (const o of ORDER_BYS) await collection.list({ orderBy: o, pageSize: 1 });
+          const live = new Map(items.map((item) => [item.name, item]));
+          for (const [at, body] of edits) {
+            if (items.length === 0) break;
+            const name = items[at % items.length]!.name;
+            if (body === undefined) {
+              expect(collection.delete(name)?.name).toBe(live.get(name)?.name);
+              live.delete(name);
+            } else {
+              const item = { name, ...body };
+              collection.put(item);
+              live.set(name, item);
+            }
+          }
+          expect(collection.size).toBe(live.size);
+          expect(names(collection.values())).toEqual(names(reference(live.values(), '', '')));
+          const expected = reference(live.values(), filter, orderBy);
+          const { pages } = await listAll(collection, { filter, orderBy }, sizes);
+          expect(names(pages.flatMap((p) => p.items))).toEqual(names(expected));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe('Collection.list: consistent under writes between pages', () => {
+  type Write =
+    | { kind: 'insert'; item: Item }
+    | { kind: 'delete'; at: number }
+    | { kind: 'touch'; at: number };
+  const writeArb: fc.Arbitrary<Write> = fc.oneof(
+    itemArb.map((item) => ({ kind: 'insert' as const, item })),
+    fc.nat().map((at) => ({ kind: 'delete' as const, at })),
+    fc.nat().map((at) => ({ kind: 'touch' as const, at })),
+  );
+
+  it('returns every item present throughout exactly once, and none twice', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        itemsArb(150),
+        fc.array(fc.array(writeArb, { maxLength: 4 }), { maxLength: 40, size: 'max' }),
+        filterArb,
+        orderByArb,
+        pageSizesArb,
+        async (items, writesBetweenPages, filter, orderBy, sizes) => {
+          const collection = collectionOf(items);
+          const order = parseOrderBy<Item>(orderBy, schema);
+          const compiled = compileFilter<Item>(filter, schema);
+          // Names ever used: an insert never reuses one, so it never replaces (or revives) an item.
+          const used = new Set(items.map((item) => item.name));
+          const removed = new Set<string>();
+          let serial = 0;
+          const between = (pageIndex: number) => {
+            for (const write of writesBetweenPages[pageIndex - 1] ?? []) {
+              const keys = collection.values().map((item) => item.name);
+              if (write.kind === 'insert') {
+                let name = write.item.name;
+                while (used.has(name)) name = `${write.item.name}#${serial++}`;
+                used.add(name);
+                collection.put({ ...write.item, name });
+              } else if (keys.length > 0) {
+                const name = keys[write.at % keys.length]!;
+                if (write.kind === 'delete') {
+                  collection.delete(name);
+                  removed.add(name);
+                } else {
+                  collection.put({ ...collection.get(name)! }); // same content, new object
+                }
+              }
+            }
+          };
+          try {
+            const { pages } = await listAll(collection, { filter, orderBy }, sizes, between);
+            const returned = pages.flatMap((p) => p.items);
+            const returnedNames = names(returned);
+            expect(new Set(returnedNames).size, 'an item returned twice').toBe(
+              returnedNames.length,
+            );
+            for (const item of returned) expect(compiled.matches(item)).toBe(true);
+            // In order across pages: each page starts after the last item of the previous one.
+            for (let i = 1; i < returned.length; i++) {
+              expect(order.compare(returned[i - 1]!, returned[i]!)).toBeLessThan(0);
+            }
+            const throughout = items.filter(
+              (item) => !removed.has(item.name) && compiled.matches(item),
+            );
+            const seen = new Set(returnedNames);
+            expect(
+              names(throughout).filter((name) => !seen.has(name)),
+              'present throughout but never returned',
+            ).toEqual([]);
+          } finally {
+            compiled.dispose();
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('Collection.list: examples', () => {
+  const tenItems = Array.from({ length: 10 }, (_, i) => ({
+    name: `item-${String(i).padStart(2, '0')}`,
+    size: String(i),
+  }));
+
+  it('omits nextPageToken on an exactly full last page', async () => {
+    const collection = collectionOf(tenItems);
+    const first = await collection.list({ pageSize: 5 });
+    expect(names(first.items)).toEqual(names(tenItems.slice(0, 5)));
+    expect(first.nextPageToken).toBeDefined();
+    const second = await collection.list({ pageSize: 5, pageToken: first.nextPageToken });
+    expect(names(second.items)).toEqual(names(tenItems.slice(5)));
+    expect(second.nextPageToken).toBeUndefined();
+    const all = await collection.list({ pageSize: 10 });
+    expect(all.items).toHaveLength(10);
+    expect(all.nextPageToken).toBeUndefined();
+  });
+
+  it('omits nextPageToken when the filter leaves exactly a page', async () => {
+    const collection = collectionOf([...tenItems, { name: 'zzz', size: '100' }]);
+    const page = await collection.list({ filter: 'size < 5', pageSize: 5 });
+    expect(page.items).toHaveLength(5);
+    expect(page.nextPageToken).toBeUndefined();
+  });
+
+  it('answers an empty collection with one empty page', async () => {
+    expect(await collectionOf([]).list({ pageSize: 3 })).toEqual({ items: [] });
+  });
+
+  it('treats an empty page token as the first page', async () => {
+    const collection = collectionOf(tenItems);
+    const page = await collection.list({ pageSize: 3, pageToken: '' });
+    expect(names(page.items)).toEqual(names(tenItems.slice(0, 3)));
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])(
+    'rejects page size %s',
+    async (pageSize) => {
+      expect(await codeOf(collectionOf(tenItems).list({ pageSize }))).toBe('invalid_page_size');
+    },
+  );
+
+  it.each<[string, Partial<ListRequest>]>([
+    ['another filter', { filter: 'size < 3' }],
+    ['no filter', { filter: '' }],
+    ['another orderBy', { orderBy: 'name desc' }],
+    ['orderBy name (same order, other text)', { orderBy: 'name' }],
+    ['another parent', { parent: 'projects/q' }],
+    ['another context', { context: { principal: 'bob' } }],
+  ])('rejects a token replayed with %s', async (_, change) => {
+    const collection = collectionOf(tenItems);
+    const base: ListRequest = {
+      filter: 'size >= 2',
+      pageSize: 2,
+      parent: 'projects/p',
+      context: { principal: 'alice' },
+    };
+    const { nextPageToken } = await collection.list(base);
+    expect(nextPageToken).toBeDefined();
+    expect(await codeOf(collection.list({ ...base, ...change, pageToken: nextPageToken }))).toBe(
+      'page_token_query_mismatch',
+    );
+  });
+
+  it('accepts a token with the same filter written differently', async () => {
+    const collection = collectionOf(tenItems);
+    const first = await collection.list({ filter: 'size>=2   AND size<8', pageSize: 2 });
+    const second = await collection.list({
+      filter: 'size >= 2 AND size < 8',
+      pageSize: 2,
+      pageToken: first.nextPageToken,
+    });
+    expect(names(second.items)).toEqual(['item-04', 'item-05']);
+  });
+
+  it('rejects a token of another codec, and a corrupted one', async () => {
+    const a = collectionOf(tenItems);
+    const other = await PageTokenCodec.create();
+    const b = new Collection<Item>(schema, { pageTokens: other });
+    const { nextPageToken } = await a.list({ pageSize: 2 });
+    expect(await codeOf(b.list({ pageSize: 2, pageToken: nextPageToken }))).toBe(
+      'tampered_page_token',
+    );
+    expect(await codeOf(a.list({ pageSize: 2, pageToken: 'not a token' }))).toBe(
+      'malformed_page_token',
+    );
+  });
+
+  it.each<[string, ListkitErrorCode]>([
+    ['nope', 'unknown_field'],
+    ['labels', 'unsortable_field'],
+    ['name, name', 'duplicate_order_by_field'],
+    ['name sideways', 'invalid_order_by'],
+  ])('rejects orderBy %j', async (orderBy, code) => {
+    expect(await codeOf(collectionOf(tenItems).list({ orderBy, pageSize: 2 }))).toBe(code);
+  });
+
+  it('rejects an invalid filter', async () => {
+    expect(await codeOf(collectionOf(tenItems).list({ filter: 'size = abc', pageSize: 2 }))).toBe(
+      'invalid_value',
+    );
+  });
+});
+
+describe('resolvePageSize', () => {
+  const rules = { default: 50, max: 500 };
+
+  it.each<[number | undefined, number]>([
+    [undefined, 50],
+    [0, 50],
+    [1, 1],
+    [50, 50],
+    [500, 500],
+    [501, 500],
+    [1_000_000, 500],
+  ])('%s → %s', (value, expected) => {
+    expect(resolvePageSize(value, rules)).toBe(expected);
+  });
+
+  it.each([-1, -500, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('rejects %s', (value) => {
+    try {
+      resolvePageSize(value, rules);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ListkitError);
+      expect((e as ListkitError).code).toBe('invalid_page_size');
+    }
+  });
+});
+
+describe('Collection.list: cost per page', () => {
+  let calls = 0;
+  const counted = defineSchema({
+    key: 'name',
+    fields: { name: t.string(), size: t.int64() },
+    functions: {
+      counted: {
+        arity: 1,
+        evaluate: () => {
+          calls++;
+          return true;
+        },
+      },
+    },
+  });
+
+  it('tests pageSize + 1 items per page, whatever the collection size and the depth', async () => {
+    for (const n of [1_000, 20_000]) {
+      const collection = new Collection<Item>(counted, { pageTokens });
+      for (let i = 0; i < n; i++) collection.put({ name: `r${String(i).padStart(6, '0')}` });
+      const request = { filter: 'counted(name)', orderBy: 'size, name desc' };
+      calls = 0;
+      const first = await collection.list({ ...request, pageSize: 10 });
+      expect(calls, `first page of ${n}`).toBe(11);
+      // Go deep with big pages (the page size is not bound into tokens), then measure again.
+      let token = first.nextPageToken;
+      for (let seen = 10; seen < n / 2; seen += 500) {
+        token = (await collection.list({ ...request, pageSize: 500, pageToken: token }))
+          .nextPageToken;
+      }
+      calls = 0;
+      const deep = await collection.list({ ...request, pageSize: 10, pageToken: token });
+      expect(deep.items).toHaveLength(10);
+      expect(calls, `deep page of ${n}`).toBe(11);
+    }
+  });
+});
