@@ -3,7 +3,7 @@ import { compareStrings } from '../schema/compare-strings.js';
 import { compareDurations, parseDuration } from '../schema/duration.js';
 import type { FieldType, ResourceSchema } from '../schema/field-type.js';
 import { parseInt64 } from '../schema/int64.js';
-import { compareInstants, parseTimestamp } from '../schema/timestamp.js';
+import { compareInstants, parseTimestampInto } from '../schema/timestamp.js';
 import type { Comparator, FilterAst, FilterStyle } from './ast.js';
 import type { CheckedNode, FieldRef, Operand, PathStep } from './checked.js';
 import { checkFilter } from './checker.js';
@@ -101,7 +101,8 @@ export function compileFilter<T = unknown>(
     ast,
     checked: result.checked,
     canonical: printFilter(ast),
-    matches: (resource: T) => isObject(resource) && predicate(resource),
+    matches: (resource: T) =>
+      typeof resource === 'object' && resource !== null && predicate(resource),
     dispose() {
       releaser?.unregister(compiled);
       release();
@@ -127,7 +128,10 @@ function compileNode(node: CheckedNode, context: Context): Predicate {
         const [a, b] = parts as [Predicate, Predicate];
         return (r) => a(r) && b(r);
       }
-      return (r) => parts.every((p) => p(r));
+      return (r) => {
+        for (const p of parts) if (!p(r)) return false;
+        return true;
+      };
     }
     case 'or': {
       const parts = node.operands.map((n) => compileNode(n, context));
@@ -135,7 +139,10 @@ function compileNode(node: CheckedNode, context: Context): Predicate {
         const [a, b] = parts as [Predicate, Predicate];
         return (r) => a(r) || b(r);
       }
-      return (r) => parts.some((p) => p(r));
+      return (r) => {
+        for (const p of parts) if (p(r)) return true;
+        return false;
+      };
     }
     case 'not': {
       const inner = compileNode(node.operand, context);
@@ -181,6 +188,12 @@ function compileNode(node: CheckedNode, context: Context): Predicate {
 
 /** Applies a test to the field's value, or to each element when the path crosses a list. */
 function onField(field: FieldRef, test: (value: unknown) => boolean): Predicate {
+  const first = field.steps[0];
+  if (field.steps.length === 1 && first?.kind === 'field') {
+    // The common case, one call shorter: a top-level field is never MISSING.
+    const name = first.name;
+    return (r) => test((r as Record<string, unknown>)[name]);
+  }
   const get = getter(field.steps);
   if (!field.steps.some((s) => s.kind === 'each')) {
     return (r) => {
@@ -257,20 +270,21 @@ function isPresent(v: unknown): boolean {
   return true;
 }
 
-function order(comparator: Comparator, c: number): boolean {
+/** The test of a comparison result for a comparator, chosen once at compile time. */
+function orderTest(comparator: Comparator): (c: number) => boolean {
   switch (comparator) {
     case '<':
-      return c < 0;
+      return (c) => c < 0;
     case '<=':
-      return c <= 0;
+      return (c) => c <= 0;
     case '>':
-      return c > 0;
+      return (c) => c > 0;
     case '>=':
-      return c >= 0;
+      return (c) => c >= 0;
     case '!=':
-      return c !== 0;
+      return (c) => c !== 0;
     default:
-      return c === 0;
+      return (c) => c === 0;
   }
 }
 
@@ -306,28 +320,31 @@ function leafTest(
         return (v) => equals(typeof v === 'string' ? v : '') === want;
       }
       const value = operand.value;
-      return (v) => order(comparator, compareStrings(typeof v === 'string' ? v : '', value));
+      const accept = orderTest(comparator);
+      return (v) => accept(compareStrings(typeof v === 'string' ? v : '', value));
     }
     case 'int64': {
       const value = operand.value;
       const small = Number(value);
       const safe = Number.isSafeInteger(small);
+      const accept = orderTest(comparator);
       return (v) => {
-        if (v === undefined) return order(comparator, value > 0n ? -1 : value < 0n ? 1 : 0);
+        if (v === undefined) return accept(value > 0n ? -1 : value < 0n ? 1 : 0);
         // Up to 15 digits a JS number is exact; beyond, compare as bigint.
         if (safe && typeof v === 'string' && v.length < 16) {
           const n = Number(v);
-          if (Number.isInteger(n)) return order(comparator, n - small);
+          if (Number.isInteger(n)) return accept(n - small);
         }
         const n = parseInt64(v);
-        return n !== undefined && order(comparator, n < value ? -1 : n > value ? 1 : 0);
+        return n !== undefined && accept(n < value ? -1 : n > value ? 1 : 0);
       };
     }
     case 'double': {
       const value = operand.value;
+      const accept = orderTest(comparator);
       return (v) => {
         const n = v === undefined ? 0 : v;
-        return typeof n === 'number' && order(comparator, n - value);
+        return typeof n === 'number' && accept(n - value);
       };
     }
     case 'bool': {
@@ -340,16 +357,20 @@ function leafTest(
     }
     case 'timestamp': {
       const value = operand.value;
-      return (v) => {
-        const t = typeof v === 'string' ? parseTimestamp(v) : undefined;
-        return t ? order(comparator, compareInstants(t, value)) : comparator === '!=';
-      };
+      const accept = orderTest(comparator);
+      const unset = comparator === '!=';
+      const scratch = { seconds: 0, nanos: 0 }; // reused: evaluation is synchronous
+      return (v) =>
+        typeof v === 'string' && parseTimestampInto(v, scratch)
+          ? accept(compareInstants(scratch, value))
+          : unset;
     }
     case 'duration': {
       const value = operand.value;
+      const accept = orderTest(comparator);
       return (v) => {
         const d = typeof v === 'string' ? parseDuration(v) : undefined;
-        return d ? order(comparator, compareDurations(d, value)) : comparator === '!=';
+        return d ? accept(compareDurations(d, value)) : comparator === '!=';
       };
     }
   }

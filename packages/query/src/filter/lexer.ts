@@ -8,11 +8,23 @@ const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /\s+/, group: Lexe
 // ---------------------------------------------------------------------------------------------
 // AIP-160
 
+/**
+ * Every character a bare word may start with, for Chevrotain's first-character optimisation
+ * (it cannot derive that from a negated class). Above U+00FF Chevrotain groups characters in
+ * blocks of 256, so one character per block stands for the whole block.
+ */
+const TEXT_START_CHARS: number[] = [];
+for (let code = 0; code <= 0xff; code++) {
+  if (!/[\s().=:<>!,"'-]/.test(String.fromCharCode(code))) TEXT_START_CHARS.push(code);
+}
+for (let code = 0x100; code <= 0xffff; code += 0x100) TEXT_START_CHARS.push(code);
+
 /** A bare word: no whitespace, no `( ) . = : < > ! , " '`, and not starting with `-`. */
 export const Text = createToken({
   name: 'Text',
   label: 'text',
   pattern: /[^\s().=:<>!,"'-][^\s().=:<>!,"']*/,
+  start_chars_hint: TEXT_START_CHARS,
 });
 /** `AND`, `OR` or `NOT` written directly before `(`: a call of a function so named (EBNF). */
 export const KeywordName = createToken({

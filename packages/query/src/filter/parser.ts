@@ -1,6 +1,7 @@
 import {
   EmbeddedActionsParser,
   EOF,
+  type IOrAlt,
   type IParserErrorMessageProvider,
   type IRecognitionException,
   type IToken,
@@ -132,10 +133,21 @@ class FilterParser extends EmbeddedActionsParser {
   private limits: FilterLimits = DEFAULT_FILTER_LIMITS;
   private depth = 0;
   private terms = 0;
+  // Alternatives built once rather than on every call (Chevrotain's performance guide).
+  private readonly alts = new Map<string, IOrAlt<unknown>[]>();
 
   constructor() {
     super(allTokens, { recoveryEnabled: false, maxLookahead: 2, errorMessageProvider: messages });
     this.performSelfAnalysis();
+  }
+
+  private cached<T>(name: string, build: () => IOrAlt<T>[]): IOrAlt<T>[] {
+    let alts = this.alts.get(name) as IOrAlt<T>[] | undefined;
+    if (!alts) {
+      alts = build();
+      this.alts.set(name, alts as IOrAlt<unknown>[]);
+    }
+    return alts;
   }
 
   begin(source: string, tokens: IToken[], limits: FilterLimits) {
@@ -227,56 +239,60 @@ class FilterParser extends EmbeddedActionsParser {
   });
 
   private term = this.RULE('term', (): ExpressionNode => {
-    return this.OR([
-      {
-        ALT: () => {
-          const not = this.CONSUME(Not);
-          const operand = this.SUBRULE(this.simple);
-          return this.ACTION(() => {
-            if (!this.spaceAfter(not)) {
-              this.fail('missing_whitespace', 'NOT must be followed by whitespace', spanOf(not));
-            }
-            return {
-              type: 'not',
-              operand,
-              syntax: 'NOT',
-              span: { start: not.startOffset, end: operand.span.end },
-            };
-          });
+    return this.OR(
+      this.cached('termAlts', () => [
+        {
+          ALT: () => {
+            const not = this.CONSUME(Not);
+            const operand = this.SUBRULE(this.simple);
+            return this.ACTION(() => {
+              if (!this.spaceAfter(not)) {
+                this.fail('missing_whitespace', 'NOT must be followed by whitespace', spanOf(not));
+              }
+              return {
+                type: 'not',
+                operand,
+                syntax: 'NOT',
+                span: { start: not.startOffset, end: operand.span.end },
+              };
+            });
+          },
         },
-      },
-      {
-        ALT: () => {
-          const minus = this.CONSUME(Minus);
-          const operand = this.SUBRULE2(this.simple);
-          return this.ACTION(() => {
-            if (this.spaceAfter(minus)) {
-              this.fail(
-                'unexpected_token',
-                "'-' negates the term written directly after it; remove the space or write NOT",
-                spanOf(minus),
-              );
-            }
-            return {
-              type: 'not',
-              operand,
-              syntax: '-',
-              span: { start: minus.startOffset, end: operand.span.end },
-            };
-          });
+        {
+          ALT: () => {
+            const minus = this.CONSUME(Minus);
+            const operand = this.SUBRULE2(this.simple);
+            return this.ACTION(() => {
+              if (this.spaceAfter(minus)) {
+                this.fail(
+                  'unexpected_token',
+                  "'-' negates the term written directly after it; remove the space or write NOT",
+                  spanOf(minus),
+                );
+              }
+              return {
+                type: 'not',
+                operand,
+                syntax: '-',
+                span: { start: minus.startOffset, end: operand.span.end },
+              };
+            });
+          },
         },
-      },
-      { ALT: () => this.SUBRULE3(this.simple) },
-    ]);
+        { ALT: () => this.SUBRULE3(this.simple) },
+      ]),
+    );
   });
 
   private simple = this.RULE(
     'simple',
     (): ExpressionNode =>
-      this.OR([
-        { ALT: () => this.SUBRULE(this.composite) },
-        { ALT: () => this.SUBRULE(this.restriction) },
-      ]),
+      this.OR(
+        this.cached<ExpressionNode>('simpleAlts', () => [
+          { ALT: () => this.SUBRULE(this.composite) },
+          { ALT: () => this.SUBRULE(this.restriction) },
+        ]),
+      ),
   );
 
   private composite = this.RULE('composite', (): CompositeNode => {
@@ -321,24 +337,28 @@ class FilterParser extends EmbeddedActionsParser {
   private comparator = this.RULE(
     'comparator',
     (): IToken =>
-      this.OR([
-        { ALT: () => this.CONSUME(LessEquals) },
-        { ALT: () => this.CONSUME(GreaterEquals) },
-        { ALT: () => this.CONSUME(NotEquals) },
-        { ALT: () => this.CONSUME(LessThan) },
-        { ALT: () => this.CONSUME(GreaterThan) },
-        { ALT: () => this.CONSUME(Equals) },
-        { ALT: () => this.CONSUME(Has) },
-      ]),
+      this.OR(
+        this.cached('comparatorAlts', () => [
+          { ALT: () => this.CONSUME(LessEquals) },
+          { ALT: () => this.CONSUME(GreaterEquals) },
+          { ALT: () => this.CONSUME(NotEquals) },
+          { ALT: () => this.CONSUME(LessThan) },
+          { ALT: () => this.CONSUME(GreaterThan) },
+          { ALT: () => this.CONSUME(Equals) },
+          { ALT: () => this.CONSUME(Has) },
+        ]),
+      ),
   );
 
   private arg = this.RULE(
     'arg',
     (): ArgNode =>
-      this.OR([
-        { ALT: () => this.SUBRULE(this.composite) },
-        { ALT: () => this.SUBRULE(this.comparable) },
-      ]),
+      this.OR(
+        this.cached<ArgNode>('argAlts', () => [
+          { ALT: () => this.SUBRULE(this.composite) },
+          { ALT: () => this.SUBRULE(this.comparable) },
+        ]),
+      ),
   );
 
   /** A member `a.b.c`, or a call `a.b.f(x)` when `(` follows the name with no space. */
@@ -400,26 +420,30 @@ class FilterParser extends EmbeddedActionsParser {
   });
 
   private value = this.RULE('value', (): Segment => {
-    const token = this.OR([
-      { ALT: () => this.CONSUME(Text) },
-      { ALT: () => this.CONSUME(StringLiteral) },
-      { ALT: () => this.CONSUME(NumberLiteral) },
-      { ALT: () => this.CONSUME(DurationLiteral) },
-      { ALT: () => this.CONSUME(Timestamp) },
-      { ALT: () => this.CONSUME(KeywordName) },
-      { ALT: () => this.CONSUME(UnterminatedString) },
-    ]);
+    const token = this.OR<IToken>(
+      this.cached('valueAlts', () => [
+        { ALT: () => this.CONSUME(Text) },
+        { ALT: () => this.CONSUME(StringLiteral) },
+        { ALT: () => this.CONSUME(NumberLiteral) },
+        { ALT: () => this.CONSUME(DurationLiteral) },
+        { ALT: () => this.CONSUME(Timestamp) },
+        { ALT: () => this.CONSUME(KeywordName) },
+        { ALT: () => this.CONSUME(UnterminatedString) },
+      ]),
+    );
     return this.ACTION(() => this.segment(token));
   });
 
   /** After a dot: a value, or a keyword used as a field name (`a.AND`). */
   private field = this.RULE('field', (): Segment => {
-    const token = this.OR([
-      { ALT: () => this.SUBRULE(this.value) },
-      { ALT: () => this.CONSUME(And) },
-      { ALT: () => this.CONSUME(Or) },
-      { ALT: () => this.CONSUME(Not) },
-    ]);
+    const token = this.OR<Segment | IToken>(
+      this.cached<Segment | IToken>('fieldAlts', () => [
+        { ALT: () => this.SUBRULE(this.value) },
+        { ALT: () => this.CONSUME(And) },
+        { ALT: () => this.CONSUME(Or) },
+        { ALT: () => this.CONSUME(Not) },
+      ]),
+    );
     return this.ACTION(() => ('kind' in token ? token : this.segment(token)));
   });
 
@@ -491,16 +515,18 @@ class FilterParser extends EmbeddedActionsParser {
   // ------------------------------------------------------------------------- regex style
 
   regexFilter = this.RULE('regexFilter', (): RegexTermNode[] =>
-    this.OR([
-      {
-        ALT: () => {
-          const terms: RegexTermNode[] = [];
-          this.AT_LEAST_ONE(() => terms.push(this.SUBRULE(this.regexParenthesizedTerm)));
-          return terms;
+    this.OR(
+      this.cached('regexFilterAlts', () => [
+        {
+          ALT: () => {
+            const terms: RegexTermNode[] = [];
+            this.AT_LEAST_ONE(() => terms.push(this.SUBRULE(this.regexParenthesizedTerm)));
+            return terms;
+          },
         },
-      },
-      { ALT: () => [this.SUBRULE(this.regexTerm)] },
-    ]),
+        { ALT: () => [this.SUBRULE(this.regexTerm)] },
+      ]),
+    ),
   );
 
   private regexParenthesizedTerm = this.RULE('regexParenthesizedTerm', (): RegexTermNode => {
@@ -517,10 +543,12 @@ class FilterParser extends EmbeddedActionsParser {
   private regexTerm = this.RULE('regexTerm', (): RegexTermNode => {
     const field = this.CONSUME(RegexField);
     const operator = this.CONSUME(RegexOperator);
-    const literal = this.OR([
-      { ALT: () => this.CONSUME(RegexQuoted) },
-      { ALT: () => this.CONSUME(RegexUnquoted) },
-    ]);
+    const literal = this.OR<IToken>(
+      this.cached('regexLiteralAlts', () => [
+        { ALT: () => this.CONSUME(RegexQuoted) },
+        { ALT: () => this.CONSUME(RegexUnquoted) },
+      ]),
+    );
     return this.ACTION(() => {
       const span = { start: field.startOffset, end: literal.startOffset + literal.image.length };
       this.countTerm(span);
