@@ -139,14 +139,15 @@ export class Collection<T extends object> {
       }
       const items: T[] = [];
       let more = false;
-      for (const item of this.index(order.canonical).index.scan(cursor)) {
-        if (!filter.matches(item)) continue;
+      this.index(order.canonical).index.visitAfter(cursor, (item) => {
+        if (!filter.matches(item)) return true;
         if (items.length === pageSize) {
-          more = true;
-          break;
+          more = true; // one match past the page: another page exists
+          return false;
         }
         items.push(item);
-      }
+        return true;
+      });
       const last = items[items.length - 1];
       if (!more || !last) return { items };
       return {
