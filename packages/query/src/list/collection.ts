@@ -1,8 +1,9 @@
 import { ListkitError } from '../errors.js';
 import { type CompileOptions, compileFilter } from '../filter/compile.js';
 import { type OrderBy, parseOrderBy, type SortKey } from '../order-by/order-by.js';
+import { toSortValue } from '../order-by/sort-key.js';
 import type { PageTokenCodec } from '../page-token/page-token-codec.js';
-import type { ResourceSchema } from '../schema/field-type.js';
+import { lookupPath, type ResourceSchema } from '../schema/field-type.js';
 import { SortedIndex } from './sorted-index.js';
 
 /** One list call. */
@@ -67,8 +68,9 @@ export class Collection<T extends object> {
     return this.items.size;
   }
 
+  /** The item with this key value, if any. */
   get(key: string): T | undefined {
-    return this.items.get(key);
+    return this.items.get(this.identity(key));
   }
 
   /** All items in key order. */
@@ -76,7 +78,10 @@ export class Collection<T extends object> {
     return [...this.index('').index.scan()];
   }
 
-  /** Inserts the item, or replaces the item with the same key. */
+  /**
+   * Inserts the item, or replaces the item with the same key. Throws TypeError when the item's
+   * key is missing or not of the key field's type.
+   */
   put(item: T): void {
     const key = this.keyOf(item);
     const old = this.items.get(key);
@@ -89,10 +94,11 @@ export class Collection<T extends object> {
 
   /** Removes the item with this key; returns it, or undefined when there was none. */
   delete(key: string): T | undefined {
-    const old = this.items.get(key);
+    const id = this.identity(key);
+    const old = this.items.get(id);
     if (!old) return undefined;
     for (const { order, index } of this.indexes.values()) index.delete(order.sortKey(old));
-    this.items.delete(key);
+    this.items.delete(id);
     return old;
   }
 
@@ -172,14 +178,27 @@ export class Collection<T extends object> {
     return entry;
   }
 
+  /**
+   * The identity of a key value: its typed sort value, so that the map and the indexes agree on
+   * which values are the same key (an int64 key `"01"` is the item `"1"`).
+   */
+  private identity(value: unknown): string {
+    const keyType = lookupPath(this.schema, this.schema.key.split('.'))!;
+    const sortValue = toSortValue(keyType, value);
+    if (value === undefined || sortValue === null) {
+      throw new TypeError(
+        `an item's ${this.schema.key} must be a ${keyType.kind}, not ${JSON.stringify(value)}`,
+      );
+    }
+    return JSON.stringify(sortValue);
+  }
+
   private keyOf(item: T): string {
     let value: unknown = item;
-    for (const step of this.schema.key.split('.'))
+    for (const step of this.schema.key.split('.')) {
       value = (value as Record<string, unknown> | undefined)?.[step];
-    if (typeof value !== 'string' && typeof value !== 'number') {
-      throw new TypeError(`the item has no ${this.schema.key} to key it by`);
     }
-    return String(value);
+    return this.identity(value);
   }
 }
 

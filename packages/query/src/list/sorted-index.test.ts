@@ -34,7 +34,7 @@ class Reference {
 type Op =
   | { kind: 'insert'; key: number }
   | { kind: 'delete'; key: number }
-  | { kind: 'scan'; after: number | undefined };
+  | { kind: 'scan'; after: number | undefined; limit: number };
 
 // Small integers collide often (so deletes hit, and scans start at present keys); doubles
 // (finite, so that `a - b` is a comparator) land between them (scans after absent keys).
@@ -52,12 +52,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .option(keyArb, { nil: undefined, freq: 5 })
-      .map((after) => ({ kind: 'scan' as const, after })),
+      .tuple(fc.option(keyArb, { nil: undefined, freq: 5 }), fc.integer({ min: 1, max: 12 }))
+      .map(([after, limit]) => ({ kind: 'scan' as const, after, limit })),
   },
 );
 
-/** Applies the ops to both and checks every answer; inserts of present keys are skipped (a precondition). */
+/**
+ * Applies the ops to both and checks every answer. Inserting a present key is skipped: keys
+ * must be unique (a documented precondition).
+ */
 function run(ops: readonly Op[]): void {
   const index = new SortedIndex<number, string>(compare);
   const ref = new Reference();
@@ -74,9 +77,17 @@ function run(ops: readonly Op[]): void {
       case 'delete':
         expect(index.delete(op.key), `delete(${op.key})`).toBe(ref.delete(op.key));
         break;
-      case 'scan':
+      case 'scan': {
         expect([...index.scan(op.after)], `scan(${op.after})`).toEqual(ref.scan(op.after));
+        // visitAfter: the same items, stopping when the visitor returns false.
+        const visited: string[] = [];
+        index.visitAfter(op.after, (item) => {
+          visited.push(item);
+          return visited.length < op.limit;
+        });
+        expect(visited, `visitAfter(${op.after})`).toEqual(ref.scan(op.after).slice(0, op.limit));
         break;
+      }
     }
     expect(index.size).toBe(ref.entries.length);
   }
@@ -84,7 +95,12 @@ function run(ops: readonly Op[]): void {
   // Every present key and every point between two of them (or beyond either end).
   const keys = ref.entries.map(([k]) => k);
   const probes = [...keys, ...keys.map((k) => k + 0.5), ...keys.map((k) => k - 0.5), -1e9, 1e9];
-  for (const after of probes) expect([...index.scan(after)]).toEqual(ref.scan(after));
+  for (const after of probes) {
+    expect([...index.scan(after)]).toEqual(ref.scan(after));
+    const visited: string[] = [];
+    index.visitAfter(after, (item) => visited.push(item) > 0);
+    expect(visited).toEqual(ref.scan(after));
+  }
 }
 
 describe('SortedIndex', () => {
@@ -104,10 +120,10 @@ describe('SortedIndex', () => {
           const ops: Op[] = [
             ...first.map((key) => ({ kind: 'insert' as const, key })),
             ...first.map((key) => ({ kind: 'delete' as const, key })),
-            { kind: 'scan', after: undefined },
+            { kind: 'scan', after: undefined, limit: 1000 },
             ...first.map((key) => ({ kind: 'delete' as const, key })),
             ...second.map((key) => ({ kind: 'insert' as const, key })),
-            { kind: 'scan', after: undefined },
+            { kind: 'scan', after: undefined, limit: 1000 },
             ...second
               .filter((_, i) => i % 3 === 0)
               .map((key) => ({ kind: 'delete' as const, key })),
@@ -124,6 +140,8 @@ describe('SortedIndex', () => {
     expect(index.size).toBe(0);
     expect([...index.scan()]).toEqual([]);
     expect([...index.scan(0)]).toEqual([]);
+    index.visitAfter(undefined, () => expect.unreachable());
+    index.visitAfter(0, () => expect.unreachable());
     expect(index.delete(0)).toBe(false);
     expect(index.size).toBe(0);
   });

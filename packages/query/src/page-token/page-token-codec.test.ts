@@ -83,6 +83,14 @@ describe('PageTokenCodec: round trip', () => {
     );
   });
 
+  // Regression: ±Infinity doubles used to be written as JSON null; sort values now tag them.
+  it('round-trips infinite doubles (tagged, since JSON has no Infinity)', async () => {
+    const codec = await PageTokenCodec.create();
+    for (const key of [[{ x: 'Infinity' as const }], [{ x: '-Infinity' as const }, 'a']]) {
+      expect(await codec.open(await codec.seal(key, binding), binding)).toEqual(key);
+    }
+  });
+
   it('opens with an empty binding and an equal context given in another key order', async () => {
     const codec = await PageTokenCodec.create();
     const plain = await codec.seal(['a'], { filter: '', orderBy: '' });
@@ -174,6 +182,80 @@ describe('PageTokenCodec: corrupted tokens', () => {
       await record(flip(at));
     for (const cut of [4, 8, 12]) await record(token.slice(0, token.length - cut));
     expect(messages.size).toBe(1);
+  });
+});
+
+describe('PageTokenCodec: authentic tokens with a bad payload', () => {
+  const SECRET = 'a configured secret of 16+ bytes';
+  const encoder = new TextEncoder();
+
+  /** Seals any plaintext as the codec would (documented layout), with the same secret. */
+  async function craft(plaintext: string): Promise<string> {
+    const base = await crypto.subtle.importKey('raw', encoder.encode(SECRET), 'HKDF', false, [
+      'deriveKey',
+    ]);
+    const key = await crypto.subtle.deriveKey(
+      {
+        name: 'HKDF',
+        hash: 'SHA-256',
+        salt: encoder.encode('listkit page token v1'),
+        info: new Uint8Array(),
+      },
+      base,
+      { name: 'AES-GCM', length: 256 },
+      false,
+      ['encrypt'],
+    );
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const sealed = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv, additionalData: new Uint8Array([1]) },
+        key,
+        encoder.encode(plaintext),
+      ),
+    );
+    const bytes = [1, ...iv, ...sealed];
+    return btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
+  }
+
+  let codec: PageTokenCodec;
+  beforeAll(async () => {
+    codec = await PageTokenCodec.create({ secrets: [SECRET] });
+  });
+
+  it('gets past decryption with a crafted token (the helper matches the format)', async () => {
+    const token = await craft('{"q":"not the digest","k":["x"],"t":0}');
+    expect(await codeOf(codec.open(token, binding))).toBe('page_token_query_mismatch');
+  });
+
+  it.each([
+    'not json',
+    '  ',
+    'null',
+    '[]',
+    '{}',
+    '{"q":"x","t":0}',
+    '{"q":"x","k":[],"t":"0"}',
+    '{"q":1,"k":[],"t":0}',
+    '{"q":"x","k":{},"t":0}',
+    '{"q":"x","k":[true],"t":0}',
+    '{"q":"x","k":[{"i":"abc"}],"t":0}',
+    '{"q":"x","k":[{"i":"12345678901234567890"}],"t":0}',
+    '{"q":"x","k":[{"i":"1","j":"2"}],"t":0}',
+    '{"q":"x","k":[[1.5,2]],"t":0}',
+    '{"q":"x","k":[[1]],"t":0}',
+    '{"q":"x","k":[["1",2]],"t":0}',
+    '{"q":"x","k":[1e400],"t":0}',
+    '{"q":"x","k":[["x"]],"t":0}',
+  ])('rejects payload %j as tampered, with the usual message', async (payload) => {
+    const error = await rejection(codec.open(await craft(payload), binding));
+    expect(error.code).toBe('tampered_page_token');
+    const other = await PageTokenCodec.create();
+    const foreign = await rejection(other.open(await craft(payload), binding));
+    expect(error.message).toBe(foreign.message);
   });
 });
 
@@ -291,7 +373,7 @@ describe('PageTokenCodec: expiry', () => {
     expect(await codec.open(token, binding)).toEqual(['x']);
   });
 
-  it('checks the query before the age (a stale token for another query is a mismatch)', async () => {
+  it('checks the query before the age (a stale token of another query: mismatch)', async () => {
     const { codec, token, at } = await clocked(1000);
     at(T0 + 5000);
     expect(await codeOf(codec.open(token, { ...binding, filter: 'x' }))).toBe(
