@@ -1,9 +1,21 @@
-// The public API of @listkit/service (the emulator grows here; see the open issues).
+// The public API of @listkit/service.
+export type { AuthConfig, Principal, TokenGrant } from './auth/auth.js';
+export { EmulatorClock } from './clock.js';
+export { ComputeUrls, DEFAULT_COMPUTE_BASE_URL } from './compute/compute-urls.js';
 export {
   FORWARDING_RULE_ENUMS,
   forwardingRuleSchema,
 } from './compute/forwarding-rule-schema.js';
+export type { OperationPolicy } from './compute/operation-policy.js';
+export { operationSchema } from './compute/operation-schema.js';
+export type { OperationJson } from './compute/operations.js';
 export {
   type ForwardingRuleJson,
   sampleForwardingRules,
 } from './compute/sample-forwarding-rules.js';
+export { CONTROL_PREFIX } from './control/control-routes.js';
+export type { Seed } from './control/seed.js';
+export { createEmulator, type Emulator, type EmulatorOptions } from './emulator.js';
+export { ApiError } from './http/api-error.js';
+export type { FaultRule } from './http/faults.js';
+export type { RequestRecord } from './http/request-log.js';

@@ -102,6 +102,8 @@ function expectedList(paths: TokenType[][]): string {
   const values = new Set<TokenType>([
     Text,
     StringLiteral,
+    UnterminatedString,
+    KeywordName,
     NumberLiteral,
     DurationLiteral,
     Timestamp,

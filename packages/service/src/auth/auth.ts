@@ -1,0 +1,100 @@
+import { ApiError } from '../http/api-error.js';
+
+const SCOPE_PREFIX = 'https://www.googleapis.com/auth/';
+
+/** Who is calling, with what scopes and IAM permissions. */
+export interface Principal {
+  /** An email-like identity; it appears as the `user` of operations. */
+  identity: string;
+  /** Full OAuth scope URLs, or `'all'` in open mode. */
+  scopes: ReadonlySet<string> | 'all';
+  /** IAM permissions per project id (`'*'` for every project), or `'all'` in open mode. */
+  permissions: Readonly<Record<string, readonly string[]>> | 'all';
+}
+
+/** A token accepted in strict mode. */
+export interface TokenGrant {
+  identity: string;
+  /** Scopes, as full URLs or short names (`compute`, `cloud-platform`, `androidpublisher`). */
+  scopes: readonly string[];
+  /** IAM permissions per project id; `'*'` applies to every project. */
+  permissions?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * How the emulator authenticates. `open` (the default of `listkit serve`) accepts any non-empty
+ * bearer token with every scope and permission; `strict` accepts only the configured tokens.
+ */
+export type AuthConfig =
+  | { mode: 'open'; identity?: string }
+  | { mode: 'strict'; tokens: Readonly<Record<string, TokenGrant>> };
+
+const MISSING =
+  'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
+const INVALID =
+  'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
+
+/** The principal behind a request's `Authorization: Bearer …` header; 401 when there is none. */
+export function authenticate(request: Request, config: AuthConfig): Principal {
+  const header = request.headers.get('authorization') ?? '';
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw new ApiError(401, 'required', MISSING, {
+      location: 'Authorization',
+      locationType: 'header',
+    });
+  }
+  const token = match[1]!;
+  if (config.mode === 'open') {
+    return { identity: config.identity ?? 'user@example.com', scopes: 'all', permissions: 'all' };
+  }
+  const grant = Object.hasOwn(config.tokens, token) ? config.tokens[token] : undefined;
+  if (!grant) {
+    throw new ApiError(401, 'authError', INVALID, {
+      location: 'Authorization',
+      locationType: 'header',
+    });
+  }
+  return {
+    identity: grant.identity,
+    scopes: new Set(grant.scopes.map(fullScope)),
+    permissions: grant.permissions ?? {},
+  };
+}
+
+/** A scope as a full URL: `compute` → `https://www.googleapis.com/auth/compute`. */
+export function fullScope(scope: string): string {
+  return scope.includes('://') ? scope : SCOPE_PREFIX + scope;
+}
+
+/** 403 unless the principal holds one of the accepted scopes (given as short names). */
+export function requireScope(principal: Principal, accepted: readonly string[]): void {
+  if (principal.scopes === 'all') return;
+  const scopes = principal.scopes;
+  if (accepted.some((scope) => scopes.has(fullScope(scope)))) return;
+  throw new ApiError(
+    403,
+    'insufficientPermissions',
+    'Request had insufficient authentication scopes.',
+  );
+}
+
+/**
+ * 403 naming the permission and the resource unless the principal holds the permission on the
+ * project, in Compute Engine's words: `Required 'compute.forwardingRules.create' permission for
+ * 'projects/p/regions/r/forwardingRules/x'`.
+ */
+export function requirePermission(
+  principal: Principal,
+  project: string,
+  permission: string,
+  resource: string,
+): void {
+  if (principal.permissions === 'all') return;
+  const granted = [
+    ...(principal.permissions[project] ?? []),
+    ...(principal.permissions['*'] ?? []),
+  ];
+  if (granted.includes(permission)) return;
+  throw new ApiError(403, 'forbidden', `Required '${permission}' permission for '${resource}'`);
+}

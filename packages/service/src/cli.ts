@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// `listkit serve`: the emulator as a process, with sample data, logging one JSON line per request.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { AuthConfig } from './auth/auth.js';
+import { sampleForwardingRules } from './compute/sample-forwarding-rules.js';
+import type { Seed } from './control/seed.js';
+import { createEmulator } from './emulator.js';
+
+const USAGE = `usage: listkit serve [options]
+
+  --port <n>              port to listen on (default 8787; 0 picks a free one)
+  --host <addr>           address to listen on (default 127.0.0.1, loopback only)
+  --base-url <url>        base of links in answers (default https://www.googleapis.com/compute/v1/)
+  --no-sample-data        start empty instead of with 300 generated forwarding rules
+  --auth-config <file>    strict auth: JSON {"tokens": {"<token>": {"identity", "scopes", "permissions"}}}
+                          (also LISTKIT_AUTH_CONFIG); without it any bearer token is accepted
+  --operation-policy <p>  immediate | polls:<n> | duration:<ms> (default immediate)
+
+  Page-token secrets come from LISTKIT_PAGE_TOKEN_SECRETS (comma-separated, newest first);
+  without it each start draws a random secret.`;
+
+function fail(message: string): never {
+  console.error(`listkit: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const { positionals, values } = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        port: { type: 'string', default: '8787' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'base-url': { type: 'string' },
+        'no-sample-data': { type: 'boolean', default: false },
+        'auth-config': { type: 'string' },
+        'operation-policy': { type: 'string', default: 'immediate' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
+
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (positionals[0] !== 'serve' || positionals.length > 1) fail('the only command is "serve"');
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port: '${values.port}' is not a port`);
+
+const authFile = values['auth-config'] ?? process.env.LISTKIT_AUTH_CONFIG;
+let auth: AuthConfig = { mode: 'open' };
+if (authFile) {
+  try {
+    const config = JSON.parse(readFileSync(authFile, 'utf8')) as { tokens?: unknown };
+    if (typeof config.tokens !== 'object' || config.tokens === null)
+      throw new Error('"tokens" must be an object');
+    auth = {
+      mode: 'strict',
+      tokens: config.tokens as Extract<AuthConfig, { mode: 'strict' }>['tokens'],
+    };
+  } catch (error) {
+    fail(`--auth-config ${authFile}: ${(error as Error).message}`);
+  }
+}
+
+const [mode, amount] = (values['operation-policy'] ?? 'immediate').split(':');
+const policy =
+  mode === 'immediate'
+    ? ({ mode } as const)
+    : mode === 'polls' && Number(amount) >= 1
+      ? ({ mode, polls: Number(amount) } as const)
+      : mode === 'duration' && Number(amount) >= 0
+        ? ({ mode, ms: Number(amount) } as const)
+        : fail(`--operation-policy: '${values['operation-policy']}'`);
+
+const seed: Seed = {
+  forwardingRules: values['no-sample-data']
+    ? []
+    : sampleForwardingRules(300).map((rule) => ({
+        project: 'my-project',
+        region: String(rule.region).split('/').pop()!,
+        rule,
+      })),
+};
+
+const secrets = process.env.LISTKIT_PAGE_TOKEN_SECRETS?.split(',').filter(Boolean);
+const emulator = await createEmulator({
+  baseUrl: values['base-url'],
+  auth,
+  operationPolicy: policy,
+  pageTokenSecrets: secrets,
+  seed,
+  log: (record) => console.log(JSON.stringify(record)),
+});
+const url = await emulator.listen(port, values.host);
+console.error(
+  `listkit emulator on ${url} (auth: ${auth.mode}; ${seed.forwardingRules?.length ?? 0} sample forwarding rules in project my-project)`,
+);
+console.error(
+  `  try: curl -H 'authorization: Bearer x' '${url}/compute/v1/projects/my-project/regions/us-central1/forwardingRules?maxResults=2'`,
+);
+
+const stop = () => {
+  emulator.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,223 @@
+import { resolvePageSize } from '@listkit/query';
+import type { Context, Hono } from 'hono';
+import { type Principal, requirePermission, requireScope } from '../auth/auth.js';
+import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
+import { errors } from '../http/api-error.js';
+import { readJsonBody } from '../http/body.js';
+import { listErrorToApiError } from '../http/list-errors.js';
+import { booleanParam, queryParams, uint32Param } from '../http/query.js';
+import { resourceName } from './forwarding-rules.js';
+
+const WRITE_SCOPES = ['compute', 'cloud-platform'];
+const READ_SCOPES = ['compute.readonly', 'compute', 'cloud-platform'];
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const REGIONAL = '/compute/v1/projects/:project/regions/:region';
+
+/** Compute Engine's regional forwarding rules and operations, under `/compute/v1`. */
+export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
+  const begin = (c: Context<EmulatorEnv>, method: string, scopes: readonly string[]): Principal => {
+    c.set('apiMethod', method);
+    state.faults.check(method);
+    const principal = state.authenticate(c.req.raw);
+    c.set('principal', principal.identity);
+    requireScope(principal, scopes);
+    return principal;
+  };
+  const where = (c: Context<EmulatorEnv>) => ({
+    project: c.req.param('project')!,
+    region: c.req.param('region')!,
+  });
+
+  app.post(`${REGIONAL}/forwardingRules`, async (c) => {
+    const principal = begin(c, 'compute.forwardingRules.insert', WRITE_SCOPES);
+    const { project, region } = where(c);
+    const params = queryParams(c.req.url);
+    const requestId = params.get('requestId');
+    if (requestId !== undefined && requestId !== '') {
+      if (!UUID.test(requestId) || /^[0-]+$/.test(requestId)) {
+        throw errors.invalid(
+          `Invalid value for field 'requestId': '${requestId}'. Must be a valid UUID other than the zero UUID.`,
+          'requestId',
+        );
+      }
+    }
+    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    // From here to the answer nothing awaits: concurrent inserts are decided one at a time.
+    const name =
+      typeof (body as { name?: unknown } | undefined)?.name === 'string'
+        ? (body as { name: string }).name
+        : '';
+    requirePermission(
+      principal,
+      project,
+      'compute.forwardingRules.create',
+      resourceName(project, region, name),
+    );
+    const earlier = requestId
+      ? state.operations.byRequestId(project, region, requestId)
+      : undefined;
+    if (earlier) return c.json(earlier); // a retry: the original operation, nothing created
+    const input = body as Record<string, unknown> | undefined;
+    if (typeof input?.network === 'string') {
+      requirePermission(principal, project, 'compute.networks.use', String(input.network));
+    }
+    if (typeof input?.subnetwork === 'string') {
+      requirePermission(principal, project, 'compute.subnetworks.use', String(input.subnetwork));
+    }
+    const rule = state.forwardingRules.insert(project, region, body);
+    const op = state.operations.start({
+      project,
+      region,
+      operationType: 'insert',
+      targetLink: String(rule.selfLink),
+      targetId: String(rule.id),
+      user: principal.identity,
+      requestId,
+    });
+    return c.json(op);
+  });
+
+  app.get(`${REGIONAL}/forwardingRules`, async (c) => {
+    const principal = begin(c, 'compute.forwardingRules.list', READ_SCOPES);
+    const { project, region } = where(c);
+    requirePermission(
+      principal,
+      project,
+      'compute.forwardingRules.list',
+      `projects/${project}/regions/${region}`,
+    );
+    const params = queryParams(c.req.url);
+    booleanParam(params, 'returnPartialSuccess'); // accepted; a single region never fails partially
+    const filter = params.get('filter');
+    const orderBy = params.get('orderBy');
+    const pageToken = params.get('pageToken') || undefined;
+    const pageSize = resolvePageSize(uint32Param(params, 'maxResults'), { default: 500, max: 500 });
+    try {
+      const page = await state.forwardingRules.list(project, region, {
+        filter,
+        orderBy,
+        pageToken,
+        pageSize,
+        context: { project },
+      });
+      return c.json({
+        kind: 'compute#forwardingRuleList',
+        id: `projects/${project}/regions/${region}/forwardingRules`,
+        ...(page.items.length > 0 ? { items: page.items } : {}),
+        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+        selfLink: state.urls.forwardingRules(project, region),
+      });
+    } catch (error) {
+      throw listErrorToApiError(error, { filter, orderBy, pageToken });
+    }
+  });
+
+  app.get(`${REGIONAL}/forwardingRules/:name`, (c) => {
+    const principal = begin(c, 'compute.forwardingRules.get', READ_SCOPES);
+    const { project, region } = where(c);
+    const name = c.req.param('name');
+    requirePermission(
+      principal,
+      project,
+      'compute.forwardingRules.get',
+      resourceName(project, region, name),
+    );
+    return c.json(state.forwardingRules.get(project, region, name));
+  });
+
+  app.delete(`${REGIONAL}/forwardingRules/:name`, (c) => {
+    const principal = begin(c, 'compute.forwardingRules.delete', WRITE_SCOPES);
+    const { project, region } = where(c);
+    const name = c.req.param('name');
+    requirePermission(
+      principal,
+      project,
+      'compute.forwardingRules.delete',
+      resourceName(project, region, name),
+    );
+    const rule = state.forwardingRules.delete(project, region, name);
+    return c.json(
+      state.operations.start({
+        project,
+        region,
+        operationType: 'delete',
+        targetLink: String(rule.selfLink),
+        targetId: String(rule.id),
+        user: principal.identity,
+      }),
+    );
+  });
+
+  app.get(`${REGIONAL}/operations/:operation`, (c) => {
+    const principal = begin(c, 'compute.regionOperations.get', READ_SCOPES);
+    const { project, region } = where(c);
+    requirePermission(
+      principal,
+      project,
+      'compute.regionOperations.get',
+      `projects/${project}/regions/${region}`,
+    );
+    return c.json(state.operations.get(project, region, c.req.param('operation')));
+  });
+
+  app.post(`${REGIONAL}/operations/:operation/wait`, async (c) => {
+    const principal = begin(c, 'compute.regionOperations.wait', READ_SCOPES);
+    const { project, region } = where(c);
+    requirePermission(
+      principal,
+      project,
+      'compute.regionOperations.get',
+      `projects/${project}/regions/${region}`,
+    );
+    await readJsonBody(c.req.raw, state.bodyLimit); // the Node client sends the two bytes ""
+    return c.json(await state.operations.wait(project, region, c.req.param('operation')));
+  });
+
+  app.delete(`${REGIONAL}/operations/:operation`, (c) => {
+    const principal = begin(c, 'compute.regionOperations.delete', WRITE_SCOPES);
+    const { project, region } = where(c);
+    requirePermission(
+      principal,
+      project,
+      'compute.regionOperations.delete',
+      `projects/${project}/regions/${region}`,
+    );
+    state.operations.delete(project, region, c.req.param('operation'));
+    return c.json({});
+  });
+
+  app.get(`${REGIONAL}/operations`, async (c) => {
+    const principal = begin(c, 'compute.regionOperations.list', READ_SCOPES);
+    const { project, region } = where(c);
+    requirePermission(
+      principal,
+      project,
+      'compute.regionOperations.list',
+      `projects/${project}/regions/${region}`,
+    );
+    const params = queryParams(c.req.url);
+    booleanParam(params, 'returnPartialSuccess');
+    const filter = params.get('filter');
+    const orderBy = params.get('orderBy');
+    const pageToken = params.get('pageToken') || undefined;
+    const pageSize = resolvePageSize(uint32Param(params, 'maxResults'), { default: 500, max: 500 });
+    try {
+      const page = await state.operations.page(project, region, {
+        filter,
+        orderBy,
+        pageToken,
+        pageSize,
+        context: { project },
+      });
+      return c.json({
+        kind: 'compute#operationList',
+        id: `projects/${project}/regions/${region}/operations`,
+        ...(page.items.length > 0 ? { items: page.items } : {}),
+        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+        selfLink: state.urls.operations(project, region),
+      });
+    } catch (error) {
+      throw listErrorToApiError(error, { filter, orderBy, pageToken });
+    }
+  });
+}

@@ -1,0 +1,28 @@
+import { defineSchema, type ResourceSchema, t } from '@listkit/query';
+
+/** The filterable, sortable shape of a Compute Engine Operation. */
+export const operationSchema: ResourceSchema = defineSchema({
+  key: 'name',
+  orderings: ['', 'name', 'creationTimestamp desc'],
+  fields: {
+    kind: t.string(),
+    id: t.int64(),
+    name: t.string({ searchable: true }),
+    creationTimestamp: t.timestamp(),
+    operationType: t.string({ searchable: true }),
+    status: t.enum(['PENDING', 'RUNNING', 'DONE']),
+    progress: t.int64(),
+    targetLink: t.string({ searchable: true }),
+    targetId: t.int64(),
+    user: t.string(),
+    insertTime: t.timestamp(),
+    startTime: t.timestamp(),
+    endTime: t.timestamp(),
+    region: t.string(),
+    selfLink: t.string(),
+    clientOperationId: t.string(),
+    httpErrorStatusCode: t.int64(),
+    httpErrorMessage: t.string(),
+    description: t.string(),
+  },
+});

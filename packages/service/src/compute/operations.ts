@@ -1,0 +1,273 @@
+import { Collection, type ListPage, type ListRequest, type PageTokenCodec } from '@listkit/query';
+import type { EmulatorClock } from '../clock.js';
+import { type ApiError, errors, statusText } from '../http/api-error.js';
+import type { ComputeUrls } from './compute-urls.js';
+import { newNumericId, newOperationName } from './ids.js';
+import type { OperationPolicy } from './operation-policy.js';
+import { operationSchema } from './operation-schema.js';
+
+/** A Compute Engine Operation as it is sent on the wire. */
+export type OperationJson = {
+  kind: 'compute#operation';
+  id: string;
+  name: string;
+  creationTimestamp: string;
+  operationType: string;
+  targetLink: string;
+  targetId: string;
+  status: 'PENDING' | 'RUNNING' | 'DONE';
+  progress: number;
+  user: string;
+  insertTime: string;
+  startTime: string;
+  endTime?: string;
+  region: string;
+  selfLink: string;
+  clientOperationId?: string;
+  error?: { errors: { code: string; message: string; location?: string }[] };
+  httpErrorStatusCode?: number;
+  httpErrorMessage?: string;
+};
+
+/** What starts an operation. */
+export interface OperationStart {
+  project: string;
+  region: string;
+  operationType: string;
+  targetLink: string;
+  targetId: string;
+  user: string;
+  /** Completes the operation as failed with this error. */
+  failure?: ApiError;
+  /** Overrides the emulator's policy (setLabels answers DONE at once, as recorded). */
+  policy?: OperationPolicy;
+  /** The request's requestId: a retry with it returns this operation (see {@link byRequestId}). */
+  requestId?: string;
+}
+
+interface Entry {
+  op: OperationJson;
+  parent: string;
+  reads: number;
+  startedAt: number;
+  doneAt?: number;
+  policy: OperationPolicy;
+  failure?: ApiError;
+  requestKey?: string;
+}
+
+/** Options of {@link Operations}. */
+export interface OperationsOptions {
+  clock: EmulatorClock;
+  urls: ComputeUrls;
+  pageTokens: PageTokenCodec;
+  policy: () => OperationPolicy;
+  /** How long completed operations are kept, on the emulator's clock. */
+  retentionMs: number;
+  /** How long `wait` waits at most, in real milliseconds. */
+  waitTimeoutMs: number;
+}
+
+/**
+ * The regional operations of the emulator: created by writes, advanced by reads according to the
+ * completion policy, listed with the same filter/orderBy/paging engine as resources, and dropped
+ * `retentionMs` after they complete so that memory stays bounded.
+ */
+export class Operations {
+  private readonly entries = new Map<string, Entry>();
+  /** requestId (scoped to project and region) → entry key. */
+  private readonly requests = new Map<string, string>();
+  private readonly lists = new Map<string, Collection<OperationJson>>();
+
+  constructor(private readonly options: OperationsOptions) {}
+
+  /** Starts an operation and returns its first answer (RUNNING, progress 0, unless immediate). */
+  start(init: OperationStart): OperationJson {
+    const { clock, urls } = this.options;
+    const now = clock.now();
+    const iso = new Date(now).toISOString();
+    const name = newOperationName(now);
+    const parent = `projects/${init.project}/regions/${init.region}`;
+    const op: OperationJson = {
+      kind: 'compute#operation',
+      id: newNumericId(),
+      name,
+      creationTimestamp: iso,
+      operationType: init.operationType,
+      targetLink: init.targetLink,
+      targetId: init.targetId,
+      status: 'RUNNING',
+      progress: 0,
+      user: init.user,
+      insertTime: iso,
+      startTime: iso,
+      region: urls.region(init.project, init.region),
+      selfLink: urls.operation(init.project, init.region, name),
+    };
+    const entry: Entry = {
+      op,
+      parent,
+      reads: 0,
+      startedAt: now,
+      policy: init.policy ?? this.options.policy(),
+      failure: init.failure,
+      requestKey: init.requestId ? `${parent}/${init.requestId.toLowerCase()}` : undefined,
+    };
+    this.entries.set(`${parent}/${name}`, entry);
+    if (entry.requestKey) this.requests.set(entry.requestKey, `${parent}/${name}`);
+    // setLabels-style operations are DONE in their first answer.
+    if (entry.policy.mode === 'duration' && entry.policy.ms === 0) this.complete(entry);
+    this.list(parent).put(op);
+    return { ...op };
+  }
+
+  /**
+   * The operation started earlier with this requestId in this project and region, as it stands
+   * now (not counted as a read), or undefined.
+   */
+  byRequestId(project: string, region: string, requestId: string): OperationJson | undefined {
+    this.sweep();
+    const key = this.requests.get(
+      `projects/${project}/regions/${region}/${requestId.toLowerCase()}`,
+    );
+    const entry = key ? this.entries.get(key) : undefined;
+    return entry ? { ...entry.op } : undefined;
+  }
+
+  /** `GET …/operations/{name}`: one read, which may advance the operation. */
+  get(project: string, region: string, name: string): OperationJson {
+    const entry = this.find(project, region, name);
+    this.advance(entry, true);
+    return { ...entry.op };
+  }
+
+  /**
+   * `POST …/operations/{name}/wait`: answers when the operation is DONE or after the wait
+   * timeout. Each call counts as one read for the `polls` policy.
+   */
+  async wait(project: string, region: string, name: string): Promise<OperationJson> {
+    const entry = this.find(project, region, name);
+    this.advance(entry, true);
+    const deadline = Date.now() + this.options.waitTimeoutMs;
+    while (
+      entry.op.status !== 'DONE' &&
+      entry.policy.mode === 'duration' &&
+      Date.now() < deadline
+    ) {
+      const remaining = entry.startedAt + entry.policy.ms - this.options.clock.now();
+      await sleep(Math.max(1, Math.min(remaining, deadline - Date.now(), 50)));
+      this.advance(entry, false);
+    }
+    return { ...entry.op };
+  }
+
+  /** `DELETE …/operations/{name}`. */
+  delete(project: string, region: string, name: string): void {
+    const entry = this.find(project, region, name);
+    this.forget(`${entry.parent}/${name}`, entry);
+  }
+
+  /** `GET …/operations`, with the list engine; time-based completions are applied first. */
+  async page(
+    project: string,
+    region: string,
+    request: Omit<ListRequest, 'parent'>,
+  ): Promise<ListPage<OperationJson>> {
+    const parent = `projects/${project}/regions/${region}`;
+    this.sweep();
+    for (const entry of this.entries.values()) {
+      if (entry.parent === parent) this.advance(entry, false);
+    }
+    return this.list(parent).list({ ...request, parent });
+  }
+
+  /** Forgets every operation (reset). */
+  clear(): void {
+    this.entries.clear();
+    this.requests.clear();
+    this.lists.clear();
+  }
+
+  /** Every operation, for the control plane. */
+  all(): OperationJson[] {
+    return [...this.entries.values()].map((e) => ({ ...e.op }));
+  }
+
+  private find(project: string, region: string, name: string): Entry {
+    this.sweep();
+    const entry = this.entries.get(`projects/${project}/regions/${region}/${name}`);
+    if (!entry) {
+      throw errors.notFound(
+        `The resource 'projects/${project}/regions/${region}/operations/${name}' was not found`,
+      );
+    }
+    return entry;
+  }
+
+  /** Moves an operation along its policy; progress never decreases. */
+  private advance(entry: Entry, isRead: boolean): void {
+    if (entry.op.status === 'DONE') return;
+    if (isRead) entry.reads++;
+    const { policy } = entry;
+    let fraction: number;
+    if (policy.mode === 'immediate') fraction = entry.reads > 0 ? 1 : 0;
+    else if (policy.mode === 'polls') fraction = entry.reads / policy.polls;
+    else fraction = policy.ms === 0 ? 1 : (this.options.clock.now() - entry.startedAt) / policy.ms;
+    if (fraction >= 1) {
+      this.complete(entry);
+      return;
+    }
+    entry.op.progress = Math.max(entry.op.progress, Math.min(99, Math.floor(fraction * 100)));
+    this.list(entry.parent).put(entry.op);
+  }
+
+  private complete(entry: Entry): void {
+    const now = this.options.clock.now();
+    entry.op.status = 'DONE';
+    entry.op.progress = 100;
+    entry.op.endTime = new Date(now).toISOString();
+    entry.doneAt = now;
+    if (entry.failure) {
+      const item = entry.failure.item();
+      entry.op.error = {
+        errors: [
+          {
+            code: item.reason.toUpperCase(),
+            message: item.message,
+            ...(item.location ? { location: item.location } : {}),
+          },
+        ],
+      };
+      entry.op.httpErrorStatusCode = entry.failure.status;
+      entry.op.httpErrorMessage = statusText(entry.failure.status);
+    }
+    this.list(entry.parent).put(entry.op);
+  }
+
+  /** Drops operations completed more than `retentionMs` ago on the emulator's clock. */
+  private sweep(): void {
+    const horizon = this.options.clock.now() - this.options.retentionMs;
+    for (const [key, entry] of this.entries) {
+      if (entry.doneAt !== undefined && entry.doneAt < horizon) this.forget(key, entry);
+    }
+  }
+
+  private forget(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    if (entry.requestKey) this.requests.delete(entry.requestKey);
+    this.list(entry.parent).delete(entry.op.name);
+  }
+
+  private list(parent: string): Collection<OperationJson> {
+    let list = this.lists.get(parent);
+    if (!list) {
+      list = new Collection<OperationJson>(operationSchema, {
+        pageTokens: this.options.pageTokens,
+      });
+      this.lists.set(parent, list);
+    }
+    return list;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

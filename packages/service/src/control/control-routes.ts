@@ -1,0 +1,96 @@
+import { parseDuration } from '@listkit/query';
+import type { Hono } from 'hono';
+import { parseOperationPolicy } from '../compute/operation-policy.js';
+import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
+import { errors } from '../http/api-error.js';
+import { readJsonBody } from '../http/body.js';
+import { parseFaultRule } from '../http/faults.js';
+import { type Seed, seedState } from './seed.js';
+
+/** The reserved prefix of the emulator's own control plane. */
+export const CONTROL_PREFIX = '/_listkit';
+
+/**
+ * The emulator's control plane, for tests and operators (unauthenticated; the emulator listens on
+ * loopback unless told otherwise):
+ *
+ * - `GET  /_listkit/health`
+ * - `POST /_listkit/reset` — wipe every store and replay the seed
+ * - `POST /_listkit/seed` — add resources (`{ forwardingRules: [{ project, region, rule }] }`)
+ * - `GET  /_listkit/state` — every resource and operation
+ * - `GET  /_listkit/clock`, `POST /_listkit/clock` — `{ advance: "90s" | advanceMs, set, freeze }`
+ * - `GET  /_listkit/operations/policy`, `PUT` — `{ mode: immediate | polls | duration, … }`
+ * - `GET  /_listkit/faults`, `POST` (add a rule), `DELETE` (clear)
+ * - `GET  /_listkit/requests`, `DELETE` — the ring buffer of recent requests
+ */
+export function controlRoutes(
+  app: Hono<EmulatorEnv>,
+  state: EmulatorState,
+  reset: () => void,
+): void {
+  const p = CONTROL_PREFIX;
+  app.get(`${p}/health`, (c) => c.json({ ok: true }));
+
+  app.post(`${p}/reset`, (c) => {
+    reset();
+    return c.json({ ok: true });
+  });
+
+  app.post(`${p}/seed`, async (c) => {
+    const body = (await readJsonBody(c.req.raw, state.bodyLimit)) as Seed | undefined;
+    return c.json({ added: seedState(state, body ?? {}) });
+  });
+
+  app.get(`${p}/state`, (c) =>
+    c.json({ forwardingRules: state.forwardingRules.all(), operations: state.operations.all() }),
+  );
+
+  const clockJson = () => ({ now: state.clock.iso(), epochMs: state.clock.now() });
+  app.get(`${p}/clock`, (c) => c.json(clockJson()));
+  app.post(`${p}/clock`, async (c) => {
+    const body = ((await readJsonBody(c.req.raw, state.bodyLimit)) ?? {}) as Record<
+      string,
+      unknown
+    >;
+    if (typeof body.set === 'string') {
+      const at = Date.parse(body.set);
+      if (Number.isNaN(at)) throw errors.badRequest(`clock.set: '${body.set}' is not a timestamp`);
+      state.clock.set(at);
+    }
+    if (typeof body.advanceMs === 'number') state.clock.advance(body.advanceMs);
+    if (typeof body.advance === 'string') {
+      const d = parseDuration(body.advance);
+      if (!d)
+        throw errors.badRequest(`clock.advance: '${body.advance}' is not a duration such as 90s`);
+      state.clock.advance(d.seconds * 1000 + d.nanos / 1e6);
+    }
+    if (typeof body.freeze === 'boolean') state.clock.freeze(body.freeze);
+    return c.json(clockJson());
+  });
+
+  app.get(`${p}/operations/policy`, (c) => c.json(state.operationPolicy));
+  app.put(`${p}/operations/policy`, async (c) => {
+    const policy = parseOperationPolicy(await readJsonBody(c.req.raw, state.bodyLimit));
+    if (typeof policy === 'string') throw errors.badRequest(`operation policy: ${policy}`);
+    state.operationPolicy = policy;
+    return c.json(policy);
+  });
+
+  app.get(`${p}/faults`, (c) => c.json({ faults: state.faults.list() }));
+  app.post(`${p}/faults`, async (c) => {
+    const rule = parseFaultRule(await readJsonBody(c.req.raw, state.bodyLimit));
+    if (typeof rule === 'string') throw errors.badRequest(`fault: ${rule}`);
+    state.faults.add(rule);
+    return c.json({ faults: state.faults.list() });
+  });
+  app.delete(`${p}/faults`, (c) => {
+    state.faults.clear();
+    return c.json({ faults: [] });
+  });
+
+  app.get(`${p}/requests`, (c) => c.json({ requests: state.requests.list() }));
+  app.delete(`${p}/requests`, (c) => {
+    state.requests.clear();
+    return c.json({ requests: [] });
+  });
+}

@@ -1,0 +1,27 @@
+import type { PageTokenCodec } from '@listkit/query';
+import type { AuthConfig, Principal } from './auth/auth.js';
+import type { EmulatorClock } from './clock.js';
+import type { ComputeUrls } from './compute/compute-urls.js';
+import type { ForwardingRules } from './compute/forwarding-rules.js';
+import type { OperationPolicy } from './compute/operation-policy.js';
+import type { Operations } from './compute/operations.js';
+import type { Faults } from './http/faults.js';
+import type { RequestLog } from './http/request-log.js';
+
+/** Hono variables set while a request is handled (for the request log). */
+export type EmulatorEnv = { Variables: { apiMethod?: string; principal?: string } };
+
+/** Everything the routes share: the stores, the clock, and the emulator's settings. */
+export interface EmulatorState {
+  readonly clock: EmulatorClock;
+  readonly urls: ComputeUrls;
+  readonly pageTokens: PageTokenCodec;
+  readonly forwardingRules: ForwardingRules;
+  readonly operations: Operations;
+  readonly faults: Faults;
+  readonly requests: RequestLog;
+  readonly bodyLimit: number;
+  auth: AuthConfig;
+  operationPolicy: OperationPolicy;
+  authenticate(request: Request): Principal;
+}

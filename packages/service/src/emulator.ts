@@ -1,0 +1,195 @@
+import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
+import { ListkitError, PageTokenCodec } from '@listkit/query';
+import { Hono } from 'hono';
+import { type AuthConfig, authenticate } from './auth/auth.js';
+import { EmulatorClock } from './clock.js';
+import { computeRoutes } from './compute/compute-routes.js';
+import { ComputeUrls, DEFAULT_COMPUTE_BASE_URL } from './compute/compute-urls.js';
+import { ForwardingRules } from './compute/forwarding-rules.js';
+import type { OperationPolicy } from './compute/operation-policy.js';
+import { Operations } from './compute/operations.js';
+import { controlRoutes } from './control/control-routes.js';
+import { type Seed, seedState } from './control/seed.js';
+import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
+import { ApiError } from './http/api-error.js';
+import { DEFAULT_BODY_LIMIT } from './http/body.js';
+import { Faults } from './http/faults.js';
+import { RequestLog, type RequestRecord } from './http/request-log.js';
+
+/** Options of {@link createEmulator}. */
+export interface EmulatorOptions {
+  /** Base of every link in answers. Default `https://www.googleapis.com/compute/v1/`. */
+  baseUrl?: string;
+  /** `open` (default): any bearer token; `strict`: only configured tokens, scopes and permissions. */
+  auth?: AuthConfig;
+  /** When operations complete. Default `immediate` (DONE at the first poll). */
+  operationPolicy?: OperationPolicy;
+  /** How long completed operations are kept, on the emulator's clock. Default 1 hour. */
+  operationRetentionMs?: number;
+  /** The longest a `wait` call waits, in real milliseconds. Default 2000. */
+  waitTimeoutMs?: number;
+  /** Page-token secrets, newest first; default: a random secret per emulator. */
+  pageTokenSecrets?: string[];
+  /** Resources loaded at start and again on every reset. */
+  seed?: Seed;
+  /** Request bodies above this many bytes get 413. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Receives one structured record per request (`listkit serve` prints them as JSON lines). */
+  log?: (record: RequestRecord) => void;
+  /** How many recent requests the control plane keeps. Default 1000. */
+  requestLogSize?: number;
+  /** The emulator's clock; tests may pass their own. */
+  clock?: EmulatorClock;
+}
+
+/** A running emulator. */
+export interface Emulator {
+  /** The WHATWG handler: embed it in any server or call it directly in tests. */
+  fetch(request: Request): Promise<Response>;
+  /** The Hono app, to mount in another Hono app. */
+  readonly app: Hono<EmulatorEnv>;
+  /** Starts listening (port 0 picks a free one; host defaults to 127.0.0.1); resolves the URL. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** The URL it listens on, once {@link listen} resolved. */
+  readonly url: string | undefined;
+  /** Wipes every store, fault and log, and replays the seed. */
+  reset(): void;
+  /** Stops listening. */
+  close(): Promise<void>;
+  readonly clock: EmulatorClock;
+  /** The shared state, for embedding code and tests. */
+  readonly state: EmulatorState;
+}
+
+/**
+ * Creates an in-memory emulator of Compute Engine regional forwarding rules (and their
+ * operations) that real Google clients can talk to.
+ *
+ * @example
+ * ```ts
+ * const emulator = await createEmulator({ seed: { forwardingRules: [] } });
+ * const url = await emulator.listen(0); // http://127.0.0.1:PORT
+ * // point @google-cloud/compute at it: { apiEndpoint: '127.0.0.1', port, protocol: 'http' }
+ * const res = await emulator.fetch(new Request(`${url}/compute/v1/projects/p/regions/r/forwardingRules`, {
+ *   headers: { authorization: 'Bearer any' },
+ * }));
+ * await emulator.close();
+ * ```
+ */
+export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const clock = options.clock ?? new EmulatorClock();
+  const urls = new ComputeUrls(options.baseUrl ?? DEFAULT_COMPUTE_BASE_URL);
+  const pageTokens = await PageTokenCodec.create({
+    secrets: options.pageTokenSecrets,
+    now: () => clock.now(),
+  });
+  const settings = {
+    auth: options.auth ?? ({ mode: 'open' } as AuthConfig),
+    operationPolicy: options.operationPolicy ?? ({ mode: 'immediate' } as OperationPolicy),
+  };
+  const state: EmulatorState = {
+    clock,
+    urls,
+    pageTokens,
+    forwardingRules: new ForwardingRules({ clock, urls, pageTokens }),
+    operations: new Operations({
+      clock,
+      urls,
+      pageTokens,
+      policy: () => state.operationPolicy,
+      retentionMs: options.operationRetentionMs ?? 60 * 60 * 1000,
+      waitTimeoutMs: options.waitTimeoutMs ?? 2000,
+    }),
+    faults: new Faults(),
+    requests: new RequestLog(options.requestLogSize),
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    ...settings,
+    authenticate: (request) => authenticate(request, state.auth),
+  };
+
+  const reset = () => {
+    state.forwardingRules.clear();
+    state.operations.clear();
+    state.faults.clear();
+    state.requests.clear();
+    if (options.seed) seedState(state, options.seed);
+  };
+
+  const app = new Hono<EmulatorEnv>();
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    const url = new URL(c.req.url);
+    const record: RequestRecord = {
+      time: clock.iso(),
+      method: c.req.method,
+      path: url.pathname,
+      query: url.search,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      ...(c.get('apiMethod') ? { apiMethod: c.get('apiMethod') } : {}),
+      ...(c.get('principal') ? { principal: c.get('principal') } : {}),
+    };
+    state.requests.add(record);
+    options.log?.(record);
+  });
+  app.onError((error) => {
+    if (error instanceof ApiError) return error.toResponse();
+    if (error instanceof ListkitError)
+      return new ApiError(400, 'invalid', error.message).toResponse();
+    return new ApiError(
+      500,
+      'backendError',
+      `Internal error in the emulator: ${error.message}`,
+    ).toResponse();
+  });
+  app.notFound((c) =>
+    new ApiError(
+      404,
+      'notFound',
+      `The requested URL ${new URL(c.req.url).pathname} was not found on this server.`,
+    ).toResponse(),
+  );
+  computeRoutes(app, state);
+  controlRoutes(app, state, reset);
+  reset();
+
+  let server: ServerType | undefined;
+  let url: string | undefined;
+  return {
+    fetch: async (request) => app.fetch(request),
+    app,
+    state,
+    clock,
+    get url() {
+      return url;
+    },
+    reset,
+    listen(port = 0, host = '127.0.0.1') {
+      return new Promise((resolve, reject) => {
+        if (server) {
+          reject(new Error('the emulator is already listening'));
+          return;
+        }
+        server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
+          const shownHost = host.includes(':') ? `[${host}]` : host;
+          url = `http://${shownHost}:${info.port}`;
+          resolve(url);
+        });
+        server.once('error', reject);
+      });
+    },
+    close() {
+      return new Promise((resolve, reject) => {
+        if (!server) {
+          resolve();
+          return;
+        }
+        server.close((error) => (error ? reject(error) : resolve()));
+        server = undefined;
+        url = undefined;
+      });
+    },
+  };
+}
