@@ -6,13 +6,14 @@ import type { AuthConfig } from './auth/auth.js';
 import { sampleForwardingRules } from './compute/sample-forwarding-rules.js';
 import type { Seed } from './control/seed.js';
 import { createEmulator } from './emulator.js';
+import { sampleOrders } from './publisher/sample-orders.js';
 
 const USAGE = `usage: listkit serve [options]
 
   --port <n>              port to listen on (default 8787; 0 picks a free one)
   --host <addr>           address to listen on (default 127.0.0.1, loopback only)
   --base-url <url>        base of links in answers (default https://www.googleapis.com/compute/v1/)
-  --no-sample-data        start empty instead of with 300 generated forwarding rules
+  --no-sample-data        start empty instead of with 300 generated forwarding rules and 6 orders
   --auth-config <file>    strict auth: JSON {"tokens": {"<token>": {"identity", "scopes", "permissions"}}}
                           (also LISTKIT_AUTH_CONFIG); without it any bearer token is accepted
   --operation-policy <p>  immediate | polls:<n> | duration:<ms> (default immediate)
@@ -88,6 +89,7 @@ const seed: Seed = {
         region: String(rule.region).split('/').pop()!,
         rule,
       })),
+  orders: values['no-sample-data'] ? [] : sampleOrders(Date.now()),
 };
 
 const secrets = process.env.LISTKIT_PAGE_TOKEN_SECRETS?.split(',').filter(Boolean);
@@ -101,7 +103,7 @@ const emulator = await createEmulator({
 });
 const url = await emulator.listen(port, values.host);
 console.error(
-  `listkit emulator on ${url} (auth: ${auth.mode}; ${seed.forwardingRules?.length ?? 0} sample forwarding rules in project my-project)`,
+  `listkit emulator on ${url} (auth: ${auth.mode}; ${seed.forwardingRules?.length ?? 0} sample forwarding rules in project my-project, ${seed.orders?.length ?? 0} orders of com.example.app)`,
 );
 console.error(
   `  try: curl -H 'authorization: Bearer x' '${url}/compute/v1/projects/my-project/regions/us-central1/forwardingRules?maxResults=2'`,

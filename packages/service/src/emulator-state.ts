@@ -7,6 +7,7 @@ import type { OperationPolicy } from './compute/operation-policy.js';
 import type { Operations } from './compute/operations.js';
 import type { Faults } from './http/faults.js';
 import type { RequestLog } from './http/request-log.js';
+import type { Orders } from './publisher/orders.js';
 
 /** Hono variables set while a request is handled (for the request log). */
 export type EmulatorEnv = { Variables: { apiMethod?: string; principal?: string } };
@@ -18,6 +19,7 @@ export interface EmulatorState {
   readonly pageTokens: PageTokenCodec;
   readonly forwardingRules: ForwardingRules;
   readonly operations: Operations;
+  readonly orders: Orders;
   readonly faults: Faults;
   readonly requests: RequestLog;
   readonly bodyLimit: number;

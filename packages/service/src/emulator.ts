@@ -16,6 +16,8 @@ import { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { Faults } from './http/faults.js';
 import { RequestLog, type RequestRecord } from './http/request-log.js';
+import { Orders } from './publisher/orders.js';
+import { publisherRoutes } from './publisher/publisher-routes.js';
 
 /** Options of {@link createEmulator}. */
 export interface EmulatorOptions {
@@ -64,7 +66,7 @@ export interface Emulator {
 
 /**
  * Creates an in-memory emulator of Compute Engine regional forwarding rules (and their
- * operations) that real Google clients can talk to.
+ * operations) and of Android Publisher order refunds, that real Google clients can talk to.
  *
  * @example
  * ```ts
@@ -101,6 +103,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       retentionMs: options.operationRetentionMs ?? 60 * 60 * 1000,
       waitTimeoutMs: options.waitTimeoutMs ?? 2000,
     }),
+    orders: new Orders(clock),
     faults: new Faults(),
     requests: new RequestLog(options.requestLogSize),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -111,6 +114,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const reset = () => {
     state.forwardingRules.clear();
     state.operations.clear();
+    state.orders.clear();
     state.faults.clear();
     state.requests.clear();
     if (options.seed) seedState(state, options.seed);
@@ -152,6 +156,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     ).toResponse(),
   );
   computeRoutes(app, state);
+  publisherRoutes(app, state);
   controlRoutes(app, state, reset);
   reset();
 

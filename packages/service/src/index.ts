@@ -19,3 +19,6 @@ export { createEmulator, type Emulator, type EmulatorOptions } from './emulator.
 export { ApiError } from './http/api-error.js';
 export type { FaultRule } from './http/faults.js';
 export type { RequestRecord } from './http/request-log.js';
+export type { Money, OrderKind, OrderSeed, OrderState } from './publisher/order.js';
+export { REFUND_WINDOW_YEARS, refundDeadline } from './publisher/orders.js';
+export { sampleOrders } from './publisher/sample-orders.js';

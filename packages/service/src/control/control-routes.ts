@@ -16,8 +16,9 @@ export const CONTROL_PREFIX = '/_listkit';
  *
  * - `GET  /_listkit/health`
  * - `POST /_listkit/reset` — wipe every store and replay the seed
- * - `POST /_listkit/seed` — add resources (`{ forwardingRules: [{ project, region, rule }] }`)
- * - `GET  /_listkit/state` — every resource and operation
+ * - `POST /_listkit/seed` — add resources (`{ forwardingRules: [{ project, region, rule }],
+ *   orders: [{ packageName, orderId, kind, recurring, purchaseTime, … }] }`)
+ * - `GET  /_listkit/state` — every resource, operation and order (orders with their full state)
  * - `GET  /_listkit/clock`, `POST /_listkit/clock` — `{ advance: "90s" | advanceMs, set, freeze }`
  * - `GET  /_listkit/operations/policy`, `PUT` — `{ mode: immediate | polls | duration, … }`
  * - `GET  /_listkit/faults`, `POST` (add a rule), `DELETE` (clear)
@@ -42,7 +43,11 @@ export function controlRoutes(
   });
 
   app.get(`${p}/state`, (c) =>
-    c.json({ forwardingRules: state.forwardingRules.all(), operations: state.operations.all() }),
+    c.json({
+      forwardingRules: state.forwardingRules.all(),
+      operations: state.operations.all(),
+      orders: state.orders.all(),
+    }),
   );
 
   const clockJson = () => ({ now: state.clock.iso(), epochMs: state.clock.now() });

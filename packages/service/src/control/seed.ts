@@ -1,11 +1,16 @@
 import type { ForwardingRuleJson } from '../compute/sample-forwarding-rules.js';
 import type { EmulatorState } from '../emulator-state.js';
 import { errors } from '../http/api-error.js';
+import type { OrderSeed } from '../publisher/order.js';
 
 /** Resources to load into the emulator, at start, on reset, or through the control plane. */
 export interface Seed {
   forwardingRules?: { project: string; region: string; rule: ForwardingRuleJson }[];
+  /** Android Publisher orders; see {@link OrderSeed} for the defaults. */
+  orders?: OrderSeed[];
 }
+
+const ORDER_KINDS = ['oneTimeProduct', 'subscription'];
 
 /**
  * Adds seed resources as they are given (server-set fields such as `creationTimestamp` are kept
@@ -24,6 +29,20 @@ export function seedState(state: EmulatorState, seed: Seed): number {
       throw errors.badRequest('each seeded forwarding rule needs project, region and rule.name');
     }
     state.forwardingRules.store(project, region, rule);
+    added++;
+  }
+  for (const order of seed.orders ?? []) {
+    if (
+      typeof order?.packageName !== 'string' ||
+      typeof order.orderId !== 'string' ||
+      !order.orderId
+    ) {
+      throw errors.badRequest('each seeded order needs packageName and orderId');
+    }
+    if (order.kind !== undefined && !ORDER_KINDS.includes(order.kind)) {
+      throw errors.badRequest(`order ${order.orderId}: kind is oneTimeProduct or subscription`);
+    }
+    state.orders.add(order);
     added++;
   }
   return added;

@@ -38,7 +38,13 @@ export class ApiError extends Error {
     readonly status: number,
     readonly reason: string,
     message: string,
-    readonly extra: Partial<Pick<ErrorItem, 'location' | 'locationType' | 'domain'>> = {},
+    readonly extra: Partial<Pick<ErrorItem, 'location' | 'locationType' | 'domain'>> & {
+      /**
+       * The canonical status name (`NOT_FOUND`, …). Compute Engine omits it; most other Google
+       * APIs, Android Publisher among them, send it.
+       */
+      status?: string;
+    } = {},
   ) {
     super(message);
   }
@@ -54,8 +60,9 @@ export class ApiError extends Error {
   }
 
   /** The JSON body of the answer. */
-  body(): { error: { code: number; message: string; errors: ErrorItem[] } } {
-    return { error: { code: this.status, message: this.message, errors: [this.item()] } };
+  body(): { error: { code: number; message: string; errors: ErrorItem[]; status?: string } } {
+    const error = { code: this.status, message: this.message, errors: [this.item()] };
+    return { error: this.extra.status ? { ...error, status: this.extra.status } : error };
   }
 
   /** The HTTP answer. */
