@@ -6,6 +6,7 @@ import { type AuthConfig, authenticate } from './auth/auth.js';
 import { EmulatorClock } from './clock.js';
 import { computeRoutes } from './compute/compute-routes.js';
 import { ComputeUrls, DEFAULT_COMPUTE_BASE_URL } from './compute/compute-urls.js';
+import { forwardingRuleUpdateRoutes } from './compute/forwarding-rule-update-routes.js';
 import { ForwardingRules } from './compute/forwarding-rules.js';
 import type { OperationPolicy } from './compute/operation-policy.js';
 import { Operations } from './compute/operations.js';
@@ -156,6 +157,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     ).toResponse(),
   );
   computeRoutes(app, state);
+  forwardingRuleUpdateRoutes(app, state);
   publisherRoutes(app, state);
   controlRoutes(app, state, reset);
   reset();

@@ -91,3 +91,12 @@ export const forwardingRuleSchema: ResourceSchema = defineSchema({
     externalManagedBackendBucketMigrationTestingPercentage: t.double(),
   },
 });
+
+/**
+ * The schema of the aggregated list (every region of a project): the same fields, keyed by
+ * `selfLink` since names repeat across regions; the default order is by region, then name.
+ */
+export const aggregatedForwardingRuleSchema: ResourceSchema = defineSchema({
+  ...forwardingRuleSchema,
+  key: 'selfLink',
+});

@@ -4,7 +4,7 @@ import { errors } from '../http/api-error.js';
 import { allocateAddress } from './address-pool.js';
 import type { ComputeUrls } from './compute-urls.js';
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
-import { forwardingRuleSchema } from './forwarding-rule-schema.js';
+import { aggregatedForwardingRuleSchema, forwardingRuleSchema } from './forwarding-rule-schema.js';
 import { prepareForwardingRule } from './forwarding-rule-validation.js';
 import { newNumericId } from './ids.js';
 import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
@@ -22,6 +22,8 @@ export interface ForwardingRulesOptions {
  */
 export class ForwardingRules {
   private readonly regions = new Map<string, Collection<ForwardingRuleJson>>();
+  /** Every rule of a project, across regions, for the aggregated list (keyed by selfLink). */
+  private readonly projects = new Map<string, Collection<ForwardingRuleJson>>();
 
   constructor(private readonly options: ForwardingRulesOptions) {}
 
@@ -85,9 +87,26 @@ export class ForwardingRules {
       rule.IPAddress = allocateAddress(kind, inUse);
     }
     rule.labelFingerprint = labelFingerprintOf(rule.labels as Record<string, string> | undefined);
+    return this.save(project, region, rule);
+  }
+
+  /**
+   * Replaces a stored rule with a changed version (patch, setLabels), recomputing both
+   * fingerprints: `fingerprint` changes with any change, `labelFingerprint` with the labels.
+   */
+  replace(project: string, region: string, rule: ForwardingRuleJson): ForwardingRuleJson {
+    this.get(project, region, rule.name);
+    return this.save(project, region, {
+      ...rule,
+      labelFingerprint: labelFingerprintOf(rule.labels as Record<string, string> | undefined),
+    });
+  }
+
+  private save(project: string, region: string, rule: ForwardingRuleJson): ForwardingRuleJson {
     const { fingerprint: _old, ...content } = rule;
     rule.fingerprint = fingerprintOf(content);
-    collection.put(rule);
+    this.collection(project, region).put(rule);
+    this.aggregate(project).put(rule);
     return rule;
   }
 
@@ -95,6 +114,7 @@ export class ForwardingRules {
   delete(project: string, region: string, name: string): ForwardingRuleJson {
     const rule = this.get(project, region, name);
     this.collection(project, region).delete(name);
+    this.aggregate(project).delete(String(rule.selfLink));
     return rule;
   }
 
@@ -115,8 +135,31 @@ export class ForwardingRules {
     });
   }
 
+  /**
+   * One page of the aggregated list of a project (all regions), ordered by region and name by
+   * default, with the same filter, orderBy and paging engine.
+   */
+  listAggregated(
+    project: string,
+    request: Omit<ListRequest, 'parent'>,
+  ): Promise<ListPage<ForwardingRuleJson>> {
+    return this.aggregate(project).list({ ...request, parent: `projects/${project}/aggregated` });
+  }
+
   clear(): void {
     this.regions.clear();
+    this.projects.clear();
+  }
+
+  private aggregate(project: string): Collection<ForwardingRuleJson> {
+    let collection = this.projects.get(project);
+    if (!collection) {
+      collection = new Collection<ForwardingRuleJson>(aggregatedForwardingRuleSchema, {
+        pageTokens: this.options.pageTokens,
+      });
+      this.projects.set(project, collection);
+    }
+    return collection;
   }
 
   private collection(project: string, region: string): Collection<ForwardingRuleJson> {

@@ -1,0 +1,130 @@
+import { resolvePageSize } from '@listkit/query';
+import type { Context, Hono } from 'hono';
+import { type Principal, requirePermission, requireScope } from '../auth/auth.js';
+import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
+import { readJsonBody } from '../http/body.js';
+import { listErrorToApiError } from '../http/list-errors.js';
+import { booleanParam, queryParams, uint32Param } from '../http/query.js';
+import { applyPatch, applySetLabels } from './forwarding-rule-update.js';
+import { resourceName } from './forwarding-rules.js';
+import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
+
+const WRITE_SCOPES = ['compute', 'cloud-platform'];
+const READ_SCOPES = ['compute.readonly', 'compute', 'cloud-platform'];
+const REGIONAL = '/compute/v1/projects/:project/regions/:region';
+
+/** setLabels, patch, and the aggregated list of forwarding rules. */
+export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
+  const begin = (c: Context<EmulatorEnv>, method: string, scopes: readonly string[]): Principal => {
+    c.set('apiMethod', method);
+    state.faults.check(method);
+    const principal = state.authenticate(c.req.raw);
+    c.set('principal', principal.identity);
+    requireScope(principal, scopes);
+    return principal;
+  };
+
+  app.post(`${REGIONAL}/forwardingRules/:name/setLabels`, async (c) => {
+    const principal = begin(c, 'compute.forwardingRules.setLabels', WRITE_SCOPES);
+    const project = c.req.param('project');
+    const region = c.req.param('region');
+    const name = c.req.param('name');
+    requirePermission(
+      principal,
+      project,
+      'compute.forwardingRules.setLabels',
+      resourceName(project, region, name),
+    );
+    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    // No await from here on: of concurrent setLabels with one fingerprint, exactly one wins.
+    const rule = state.forwardingRules.replace(
+      project,
+      region,
+      applySetLabels(state.forwardingRules.get(project, region, name), body),
+    );
+    // Recorded from the real API: setLabels is already DONE in its first answer.
+    return c.json(
+      start(state, project, region, 'setLabels', rule, principal, { mode: 'duration', ms: 0 }),
+    );
+  });
+
+  app.patch(`${REGIONAL}/forwardingRules/:name`, async (c) => {
+    const principal = begin(c, 'compute.forwardingRules.patch', WRITE_SCOPES);
+    const project = c.req.param('project');
+    const region = c.req.param('region');
+    const name = c.req.param('name');
+    requirePermission(
+      principal,
+      project,
+      'compute.forwardingRules.update',
+      resourceName(project, region, name),
+    );
+    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    // No await from here on: of concurrent patches with one fingerprint, exactly one wins.
+    const current = state.forwardingRules.get(project, region, name);
+    const rule = state.forwardingRules.replace(
+      project,
+      region,
+      applyPatch(current, body, { project, urls: state.urls }),
+    );
+    return c.json(start(state, project, region, 'patch', rule, principal));
+  });
+
+  app.get('/compute/v1/projects/:project/aggregated/forwardingRules', async (c) => {
+    const principal = begin(c, 'compute.forwardingRules.aggregatedList', READ_SCOPES);
+    const project = c.req.param('project');
+    requirePermission(principal, project, 'compute.forwardingRules.list', `projects/${project}`);
+    const params = queryParams(c.req.url);
+    booleanParam(params, 'returnPartialSuccess'); // gcloud sends True; nothing is ever unreachable here
+    booleanParam(params, 'includeAllScopes');
+    const filter = params.get('filter');
+    const orderBy = params.get('orderBy');
+    const pageToken = params.get('pageToken') || undefined;
+    const pageSize = resolvePageSize(uint32Param(params, 'maxResults'), { default: 500, max: 500 });
+    try {
+      const page = await state.forwardingRules.listAggregated(project, {
+        filter,
+        orderBy,
+        pageToken,
+        pageSize,
+        context: { project },
+      });
+      const items: Record<string, { forwardingRules: ForwardingRuleJson[] }> = {};
+      for (const rule of page.items) {
+        const scope = `regions/${String(rule.region).split('/').pop()}`;
+        const group = items[scope] ?? { forwardingRules: [] };
+        group.forwardingRules.push(rule);
+        items[scope] = group;
+      }
+      return c.json({
+        kind: 'compute#forwardingRuleAggregatedList',
+        id: `projects/${project}/aggregated/forwardingRules`,
+        items,
+        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+        selfLink: `${state.urls.project(project)}/aggregated/forwardingRules`,
+      });
+    } catch (error) {
+      throw listErrorToApiError(error, { filter, orderBy, pageToken });
+    }
+  });
+}
+
+function start(
+  state: EmulatorState,
+  project: string,
+  region: string,
+  operationType: string,
+  rule: ForwardingRuleJson,
+  principal: Principal,
+  policy?: { mode: 'duration'; ms: number },
+) {
+  return state.operations.start({
+    project,
+    region,
+    operationType,
+    targetLink: String(rule.selfLink),
+    targetId: String(rule.id),
+    user: principal.identity,
+    ...(policy ? { policy } : {}),
+  });
+}

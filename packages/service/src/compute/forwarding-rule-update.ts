@@ -1,0 +1,270 @@
+import { ApiError, errors } from '../http/api-error.js';
+import type { ComputeUrls } from './compute-urls.js';
+import {
+  CLIENT_FIELDS,
+  normalizePortRange,
+  OUTPUT_ONLY_FIELDS,
+} from './forwarding-rule-validation.js';
+import { applyMigration, type MigrationState } from './migration-state-machine.js';
+import { normalizeReference } from './references.js';
+import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
+
+/** Fields a patch may change (JSON merge patch: `null` clears a field). */
+export const PATCHABLE_FIELDS = new Set([
+  'description',
+  'networkTier',
+  'allowGlobalAccess',
+  'allowPscGlobalAccess',
+  'noAutomateDnsZone',
+  'sourceIpRanges',
+  'metadataFilters',
+  'target',
+  'loadBalancingScheme',
+  'externalManagedBackendBucketMigrationState',
+  'externalManagedBackendBucketMigrationTestingPercentage',
+]);
+
+/** Client fields a patch may repeat but never change. */
+export const IMMUTABLE_FIELDS = [...CLIENT_FIELDS].filter(
+  (f) => !PATCHABLE_FIELDS.has(f) && f !== 'labels',
+);
+
+const REFERENCE_FIELDS = new Set([
+  'target',
+  'backendService',
+  'network',
+  'subnetwork',
+  'ipCollection',
+]);
+const BOOLEAN_FIELDS = new Set([
+  'allPorts',
+  'allowGlobalAccess',
+  'isMirroringCollector',
+  'allowPscGlobalAccess',
+  'noAutomateDnsZone',
+]);
+const LABEL_KEY = /^[a-z][a-z0-9_-]{0,62}$/;
+const LABEL_VALUE = /^[a-z0-9_-]{0,63}$/;
+
+interface Where {
+  project: string;
+  urls: ComputeUrls;
+}
+
+const stale = (what: string) =>
+  new ApiError(412, 'conditionNotMet', what, { location: 'If-Match', locationType: 'header' });
+
+/**
+ * Applies a PATCH body to a rule and returns the new rule (the caller stores it, recomputing the
+ * fingerprints). A given `fingerprint` must be the current one (412 otherwise); immutable fields
+ * may be repeated but not changed; migration changes follow the state machine.
+ */
+export function applyPatch(
+  current: ForwardingRuleJson,
+  body: unknown,
+  where: Where,
+): ForwardingRuleJson {
+  const patch = asObject(body, 'ForwardingRule');
+  for (const key of Object.keys(patch)) {
+    if (!CLIENT_FIELDS.has(key) && !OUTPUT_ONLY_FIELDS.has(key)) {
+      throw errors.badRequest(
+        `Invalid JSON payload received. Unknown name "${key}" at 'resource': Cannot find field.`,
+      );
+    }
+  }
+  const fingerprint = patch.fingerprint;
+  if (fingerprint !== undefined && fingerprint !== null && fingerprint !== current.fingerprint) {
+    throw stale(
+      `The fingerprint '${String(fingerprint)}' is not the current fingerprint of the forwarding rule '${current.name}'; it changed since it was read. Read the rule again and retry.`,
+    );
+  }
+  const next: Record<string, unknown> = { ...current };
+  for (const [field, raw] of Object.entries(patch)) {
+    if (
+      OUTPUT_ONLY_FIELDS.has(field) ||
+      field.startsWith('externalManagedBackendBucketMigration') ||
+      field === 'loadBalancingScheme'
+    )
+      continue;
+    const value = normalize(field, raw, where);
+    const before = current[field];
+    const same = JSON.stringify(value ?? null) === JSON.stringify(before ?? null);
+    if (field === 'labels') {
+      if (!same)
+        throw immutable(
+          field,
+          'labels are changed through setLabels with the current labelFingerprint',
+        );
+      continue;
+    }
+    if (!PATCHABLE_FIELDS.has(field)) {
+      if (!same) throw immutable(field, 'it is set when the rule is created and cannot change');
+      continue;
+    }
+    if (field === 'noAutomateDnsZone' && before === true && !same) {
+      throw immutable(field, 'once set it cannot change');
+    }
+    if (
+      field === 'allowGlobalAccess' &&
+      current.loadBalancingScheme === 'INTERNAL_MANAGED' &&
+      !same
+    ) {
+      throw immutable(field, 'it cannot change on an INTERNAL_MANAGED rule');
+    }
+    if (value === undefined) delete next[field];
+    else next[field] = value;
+  }
+  const migration = applyMigration(
+    {
+      loadBalancingScheme: current.loadBalancingScheme as string | undefined,
+      state: current.externalManagedBackendBucketMigrationState as MigrationState | undefined,
+      percentage: current.externalManagedBackendBucketMigrationTestingPercentage as
+        | number
+        | undefined,
+    },
+    {
+      loadBalancingScheme: optionalString(patch, 'loadBalancingScheme'),
+      state: optionalString(patch, 'externalManagedBackendBucketMigrationState') as
+        | MigrationState
+        | undefined,
+      percentage: optionalNumber(patch, 'externalManagedBackendBucketMigrationTestingPercentage'),
+    },
+  );
+  next.loadBalancingScheme = migration.loadBalancingScheme;
+  setOrDelete(next, 'externalManagedBackendBucketMigrationState', migration.state);
+  setOrDelete(next, 'externalManagedBackendBucketMigrationTestingPercentage', migration.percentage);
+  return next as ForwardingRuleJson;
+}
+
+/**
+ * Applies a setLabels body (`{labels, labelFingerprint}`): the fingerprint is required and must
+ * be current (412 conditionNotMet otherwise); labels follow Compute Engine's label rules.
+ */
+export function applySetLabels(current: ForwardingRuleJson, body: unknown): ForwardingRuleJson {
+  const request = asObject(body, 'RegionSetLabelsRequest');
+  for (const key of Object.keys(request)) {
+    if (key !== 'labels' && key !== 'labelFingerprint') {
+      throw errors.badRequest(
+        `Invalid JSON payload received. Unknown name "${key}" at 'region_set_labels_request': Cannot find field.`,
+      );
+    }
+  }
+  const fingerprint = request.labelFingerprint;
+  if (typeof fingerprint !== 'string' || fingerprint === '') {
+    throw stale(
+      `Labels fingerprint is required: send the labelFingerprint read from the forwarding rule '${current.name}'.`,
+    );
+  }
+  if (fingerprint !== current.labelFingerprint) {
+    throw stale(
+      `Labels fingerprint either invalid or resource labels have changed: '${fingerprint}' is not the current labelFingerprint of '${current.name}'.`,
+    );
+  }
+  const labels = request.labels ?? {};
+  if (typeof labels !== 'object' || labels === null || Array.isArray(labels)) {
+    throw errors.invalid("Invalid value for field 'labels'. Must be a map of strings.", 'labels');
+  }
+  const entries = Object.entries(labels as Record<string, unknown>);
+  if (entries.length > 64)
+    throw errors.invalid(
+      `Invalid value for field 'labels'. At most 64 labels, not ${entries.length}.`,
+      'labels',
+    );
+  for (const [key, value] of entries) {
+    if (!LABEL_KEY.test(key)) {
+      throw errors.invalid(
+        `Invalid value for field 'labels': '${key}'. Label keys start with a lowercase letter and hold up to 63 lowercase letters, digits, '_' or '-'.`,
+        'labels',
+      );
+    }
+    if (typeof value !== 'string' || !LABEL_VALUE.test(value)) {
+      throw errors.invalid(
+        `Invalid value for field 'labels.${key}': '${String(value)}'. Label values hold up to 63 lowercase letters, digits, '_' or '-'.`,
+        `labels.${key}`,
+      );
+    }
+  }
+  const next: Record<string, unknown> = { ...current };
+  if (entries.length === 0) delete next.labels;
+  else next.labels = Object.fromEntries(entries);
+  return next as ForwardingRuleJson;
+}
+
+function normalize(field: string, value: unknown, where: Where): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (REFERENCE_FIELDS.has(field)) {
+    if (typeof value !== 'string') throw invalidType(field, value, 'a string');
+    return value === '' ? undefined : normalizeReference(value, where.project, where.urls);
+  }
+  if (BOOLEAN_FIELDS.has(field)) {
+    if (typeof value !== 'boolean') throw invalidType(field, value, 'a boolean');
+    return value ? true : undefined; // proto3 JSON: false is the default, omitted
+  }
+  if (field === 'portRange') {
+    if (typeof value !== 'string') throw invalidType(field, value, 'a string');
+    return normalizePortRange(field, value);
+  }
+  if (field === 'networkTier' && value !== 'PREMIUM' && value !== 'STANDARD') {
+    throw errors.invalid(
+      `Invalid value for field 'resource.networkTier': '${String(value)}'. Must be one of [PREMIUM, STANDARD].`,
+      'resource.networkTier',
+    );
+  }
+  if (field === 'sourceIpRanges') {
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+      throw invalidType(field, value, 'a list of strings');
+    if (value.length > 64) {
+      throw errors.invalid(
+        `Invalid value for field 'resource.sourceIpRanges'. At most 64 entries, not ${value.length}.`,
+        'resource.sourceIpRanges',
+      );
+    }
+    return value.length === 0 ? undefined : value;
+  }
+  if (field === 'description' && typeof value !== 'string')
+    throw invalidType(field, value, 'a string');
+  return value;
+}
+
+function immutable(field: string, why: string): ApiError {
+  return errors.invalid(
+    `Invalid value for field 'resource.${field}': the field cannot be patched: ${why}.`,
+    `resource.${field}`,
+  );
+}
+
+function invalidType(field: string, value: unknown, what: string): ApiError {
+  return errors.invalid(
+    `Invalid value for field 'resource.${field}': '${JSON.stringify(value)}'. Must be ${what}.`,
+    `resource.${field}`,
+  );
+}
+
+function asObject(body: unknown, what: string): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw errors.badRequest(
+      `Invalid JSON payload received. The request body must be a ${what} object.`,
+    );
+  }
+  return body as Record<string, unknown>;
+}
+
+function optionalString(patch: Record<string, unknown>, field: string): string | undefined {
+  const value = patch[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw invalidType(field, value, 'a string');
+  return value;
+}
+
+function optionalNumber(patch: Record<string, unknown>, field: string): number | undefined {
+  const value = patch[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw invalidType(field, value, 'a number');
+  return value;
+}
+
+function setOrDelete(target: Record<string, unknown>, field: string, value: unknown): void {
+  if (value === undefined) delete target[field];
+  else target[field] = value;
+}
