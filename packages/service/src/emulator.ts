@@ -135,6 +135,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       ...(c.get('apiMethod') ? { apiMethod: c.get('apiMethod') } : {}),
       ...(c.get('principal') ? { principal: c.get('principal') } : {}),
+      ...(c.error instanceof ApiError ? { reason: c.error.reason } : {}),
     };
     state.requests.add(record);
     options.log?.(record);

@@ -91,9 +91,11 @@ export function requirePermission(
   resource: string,
 ): void {
   if (principal.permissions === 'all') return;
+  const grants = principal.permissions;
+  // hasOwn: a project id may be any string, "constructor" included.
   const granted = [
-    ...(principal.permissions[project] ?? []),
-    ...(principal.permissions['*'] ?? []),
+    ...(Object.hasOwn(grants, project) ? (grants[project] ?? []) : []),
+    ...(Object.hasOwn(grants, '*') ? (grants['*'] ?? []) : []),
   ];
   if (granted.includes(permission)) return;
   throw new ApiError(403, 'forbidden', `Required '${permission}' permission for '${resource}'`);

@@ -182,7 +182,6 @@ describe('patch', () => {
     ['IPProtocol', { IPProtocol: 'UDP' }, {}],
     ['noAutomateDnsZone', { noAutomateDnsZone: false }, { noAutomateDnsZone: true }],
     ['allowGlobalAccess', { allowGlobalAccess: true }, { loadBalancingScheme: 'INTERNAL_MANAGED' }],
-    ['labels', { labels: { a: 'b' } }, {}],
   ])('refuses to change the immutable field %s, naming it', async (field, body, rule) => {
     const { get, patch } = await setUp(rule);
     const before = await get();
@@ -190,6 +189,15 @@ describe('patch', () => {
     expect(res.status).toBe(400);
     expect(messageOf(res.body)).toContain(field);
     expect(await get()).toEqual(before);
+  });
+
+  it('ignores labels in a patch body (they change through setLabels)', async () => {
+    const { get, patch } = await setUp();
+    const before = await get();
+    expect((await patch({ labels: { a: 'b' }, description: 'd' })).status).toBe(200);
+    const after = await get();
+    expect(after.labels).toBeUndefined();
+    expect(after.labelFingerprint).toBe(before.labelFingerprint);
   });
 
   it('accepts immutable fields repeated with their current value (a full resource)', async () => {

@@ -80,23 +80,14 @@ export function applyPatch(
   }
   const next: Record<string, unknown> = { ...current };
   for (const [field, raw] of Object.entries(patch)) {
-    if (
-      OUTPUT_ONLY_FIELDS.has(field) ||
-      field.startsWith('externalManagedBackendBucketMigration') ||
-      field === 'loadBalancingScheme'
-    )
-      continue;
+    // Migration fields are applied together below. Labels change only through setLabels; the
+    // Node client sends `"labels": {}` in every body, so, as on insert, they are ignored here.
+    const handledElsewhere =
+      field.startsWith('externalManagedBackendBucketMigration') || field === 'loadBalancingScheme';
+    if (OUTPUT_ONLY_FIELDS.has(field) || handledElsewhere || field === 'labels') continue;
     const value = normalize(field, raw, where);
     const before = current[field];
     const same = JSON.stringify(value ?? null) === JSON.stringify(before ?? null);
-    if (field === 'labels') {
-      if (!same)
-        throw immutable(
-          field,
-          'labels are changed through setLabels with the current labelFingerprint',
-        );
-      continue;
-    }
     if (!PATCHABLE_FIELDS.has(field)) {
       if (!same) throw immutable(field, 'it is set when the rule is created and cannot change');
       continue;

@@ -222,7 +222,12 @@ export class Operations {
   }
 
   private complete(entry: Entry): void {
-    const now = this.options.clock.now();
+    // A timed operation finished when its duration elapsed, even if it is read much later.
+    const { policy } = entry;
+    const now =
+      policy.mode === 'duration'
+        ? Math.min(this.options.clock.now(), entry.startedAt + policy.ms)
+        : this.options.clock.now();
     entry.op.status = 'DONE';
     entry.op.progress = 100;
     entry.op.endTime = new Date(now).toISOString();

@@ -17,10 +17,14 @@ const ORDER_KINDS = ['oneTimeProduct', 'subscription'];
  * when present, filled otherwise). Returns how many were added; 400 for a malformed seed.
  */
 export function seedState(state: EmulatorState, seed: Seed): number {
-  if (typeof seed !== 'object' || seed === null) throw errors.badRequest('a seed is an object');
-  let added = 0;
-  for (const entry of seed.forwardingRules ?? []) {
-    const { project, region, rule } = entry ?? ({} as Partial<typeof entry>);
+  if (typeof seed !== 'object' || seed === null || Array.isArray(seed)) {
+    throw errors.badRequest('a seed is an object: { forwardingRules: [...], orders: [...] }');
+  }
+  const rules = listOf(seed.forwardingRules, 'forwardingRules');
+  const orders = listOf(seed.orders, 'orders');
+  // Check everything first, so that a rejected seed adds nothing.
+  for (const entry of rules) {
+    const { project, region, rule } = (entry ?? {}) as Partial<(typeof rules)[number]>;
     if (
       typeof project !== 'string' ||
       typeof region !== 'string' ||
@@ -28,10 +32,8 @@ export function seedState(state: EmulatorState, seed: Seed): number {
     ) {
       throw errors.badRequest('each seeded forwarding rule needs project, region and rule.name');
     }
-    state.forwardingRules.store(project, region, rule);
-    added++;
   }
-  for (const order of seed.orders ?? []) {
+  for (const order of orders) {
     if (
       typeof order?.packageName !== 'string' ||
       typeof order.orderId !== 'string' ||
@@ -42,8 +44,19 @@ export function seedState(state: EmulatorState, seed: Seed): number {
     if (order.kind !== undefined && !ORDER_KINDS.includes(order.kind)) {
       throw errors.badRequest(`order ${order.orderId}: kind is oneTimeProduct or subscription`);
     }
-    state.orders.add(order);
-    added++;
+    if (order.purchaseTime !== undefined && Number.isNaN(Date.parse(order.purchaseTime))) {
+      throw errors.badRequest(
+        `order ${order.orderId}: purchaseTime '${order.purchaseTime}' is not RFC 3339`,
+      );
+    }
   }
-  return added;
+  for (const { project, region, rule } of rules) state.forwardingRules.store(project, region, rule);
+  for (const order of orders) state.orders.add(order);
+  return rules.length + orders.length;
+}
+
+function listOf<T>(value: T[] | undefined, name: string): T[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw errors.badRequest(`seed.${name} must be a list`);
+  return value;
 }

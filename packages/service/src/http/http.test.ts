@@ -1,0 +1,506 @@
+import { describe, expect, it } from 'vitest';
+import type { Seed } from '../control/seed.js';
+import { createEmulator, type EmulatorOptions } from '../emulator.js';
+
+// HTTP details of the Compute routes: query parameters, bodies, error envelopes, list shape,
+// requestId and the base URL, through the public HTTP interface.
+
+const ORIGIN = 'http://emulator';
+const REGION = '/compute/v1/projects/p/regions/r';
+const RULES = `${REGION}/forwardingRules`;
+const BASE = 'https://www.googleapis.com/compute/v1/';
+
+type Emu = Awaited<ReturnType<typeof createEmulator>>;
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers of many shapes
+type Json = any;
+
+async function call(
+  emulator: Emu,
+  method: string,
+  path: string,
+  init: { body?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<{ status: number; json: Json; headers: Headers }> {
+  const response = await emulator.fetch(
+    new Request(ORIGIN + path, {
+      method,
+      headers: {
+        authorization: 'Bearer tok',
+        'content-type': 'application/json',
+        ...init.headers,
+      },
+      body: init.body,
+      ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}),
+    } as RequestInit),
+  );
+  const text = await response.text();
+  return {
+    status: response.status,
+    json: text ? JSON.parse(text) : undefined,
+    headers: response.headers,
+  };
+}
+
+const rule = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  IPProtocol: 'TCP',
+  portRange: '80',
+  loadBalancingScheme: 'EXTERNAL',
+  target: 'projects/p/regions/r/targetPools/pool',
+  ...extra,
+});
+const insert = (emulator: Emu, body: unknown, query = '') =>
+  call(emulator, 'POST', RULES + query, { body: JSON.stringify(body) });
+const list = (emulator: Emu, query = '') => call(emulator, 'GET', RULES + query);
+const itemNames = (json: Json): string[] => (json.items ?? []).map((r: { name: string }) => r.name);
+
+/** `count` seeded rules in p/r named fr-0000…, with addresses given (fast to load). */
+function seedOf(count: number): Seed {
+  return {
+    forwardingRules: Array.from({ length: count }, (_, i) => ({
+      project: 'p',
+      region: 'r',
+      rule: {
+        name: `fr-${String(i).padStart(4, '0')}`,
+        IPAddress: `10.0.${Math.floor(i / 256)}.${i % 256}`,
+        IPProtocol: i % 2 === 0 ? 'TCP' : 'UDP',
+        loadBalancingScheme: 'EXTERNAL',
+        description: i % 3 === 0 ? 'web frontend' : 'api',
+        creationTimestamp: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
+      },
+    })),
+  };
+}
+
+function expectInvalid(res: { status: number; json: Json }, location: string): void {
+  expect(res.status).toBe(400);
+  expect(res.json.error.code).toBe(400);
+  expect(res.json.error.message).toContain(`Invalid value for field '${location}'`);
+  expect(res.json.error.errors).toHaveLength(1);
+  expect(res.json.error.errors[0]).toMatchObject({ reason: 'invalid', location });
+  expect(res.json.error).not.toHaveProperty('status');
+}
+
+describe('query strings', () => {
+  it.each([
+    ['+ for spaces', '?filter=name+%3D+fr-0003'],
+    ['%20 for spaces', '?filter=name%20%3D%20fr-0003'],
+    ['mixed', '?filter=name+%3D%20fr-0003'],
+    ['URLSearchParams encoding', `?${new URLSearchParams({ filter: 'name = fr-0003' })}`],
+  ])('decode filter values with form semantics (%s)', async (_, query) => {
+    const emulator = await createEmulator({ seed: seedOf(10) });
+    const res = await list(emulator, query);
+    expect(res.status).toBe(200);
+    expect(itemNames(res.json)).toEqual(['fr-0003']);
+  });
+
+  it('decodes orderBy=creationTimestamp+desc', async () => {
+    const emulator = await createEmulator({ seed: seedOf(5) });
+    const res = await list(emulator, '?orderBy=creationTimestamp+desc');
+    expect(res.status).toBe(200);
+    expect(itemNames(res.json)).toEqual(['fr-0004', 'fr-0003', 'fr-0002', 'fr-0001', 'fr-0000']);
+  });
+
+  it.each(['true', 'false', 'True', 'False', ''])(
+    'accepts returnPartialSuccess=%j',
+    async (value) => {
+      const emulator = await createEmulator({ seed: seedOf(3) });
+      const res = await list(emulator, `?returnPartialSuccess=${value}`);
+      expect(res.status).toBe(200);
+      expect(itemNames(res.json)).toHaveLength(3);
+      const ops = await call(emulator, 'GET', `${REGION}/operations?returnPartialSuccess=${value}`);
+      expect(ops.status).toBe(200);
+    },
+  );
+
+  it.each(['yes', 'maybe', 'tru'])('rejects returnPartialSuccess=%s with 400', async (value) => {
+    const emulator = await createEmulator();
+    expectInvalid(await list(emulator, `?returnPartialSuccess=${value}`), 'returnPartialSuccess');
+    expectInvalid(
+      await call(emulator, 'GET', `${REGION}/operations?returnPartialSuccess=${value}`),
+      'returnPartialSuccess',
+    );
+  });
+
+  it('ignores unknown parameters', async () => {
+    const emulator = await createEmulator({ seed: seedOf(3) });
+    const res = await list(emulator, '?alt=json&prettyPrint=false&fields=items(name)&zzz=1');
+    expect(res.status).toBe(200);
+    expect(itemNames(res.json)).toEqual(['fr-0000', 'fr-0001', 'fr-0002']);
+    const created = await insert(emulator, rule('fr-x'), '?unknownParam=1&alt=json');
+    expect(created.status).toBe(200);
+  });
+
+  it('keeps the first of repeated parameters', async () => {
+    const emulator = await createEmulator({ seed: seedOf(5) });
+    const res = await list(emulator, '?maxResults=2&maxResults=4');
+    expect(res.json.items).toHaveLength(2);
+  });
+});
+
+describe('maxResults', () => {
+  // [maxResults, items on the first page]
+  const table: [string, number][] = [
+    ['0', 500],
+    ['', 500],
+    ['1', 1],
+    ['499', 499],
+    ['500', 500],
+    ['501', 500],
+    ['4294967295', 500],
+  ];
+
+  it.each(table)('maxResults=%j gives %i items and a next page', async (value, expected) => {
+    const emulator = await createEmulator({ seed: seedOf(600) });
+    const res = await list(emulator, `?maxResults=${value}`);
+    expect(res.status).toBe(200);
+    expect(res.json.items).toHaveLength(expected);
+    expect(res.json.nextPageToken).toEqual(expect.any(String));
+  });
+
+  it('without maxResults lists 600 rules in two pages of 500 and 100', async () => {
+    const emulator = await createEmulator({ seed: seedOf(600) });
+    const first = await list(emulator);
+    expect(first.json.items).toHaveLength(500);
+    const second = await list(
+      emulator,
+      `?pageToken=${encodeURIComponent(first.json.nextPageToken)}`,
+    );
+    expect(second.status).toBe(200);
+    expect(second.json.items).toHaveLength(100);
+    expect(second.json).not.toHaveProperty('nextPageToken');
+    expect([...itemNames(first.json), ...itemNames(second.json)]).toEqual(
+      seedOf(600).forwardingRules!.map((r) => r.rule.name),
+    );
+  });
+
+  it.each(['-1', 'abc', '1.5', '1e3', '4294967296', ' 5', '0x10'])(
+    'rejects maxResults=%j with 400',
+    async (value) => {
+      const emulator = await createEmulator({ seed: seedOf(3) });
+      expectInvalid(await list(emulator, `?maxResults=${encodeURIComponent(value)}`), 'maxResults');
+      expectInvalid(
+        await call(emulator, 'GET', `${REGION}/operations?maxResults=${encodeURIComponent(value)}`),
+        'maxResults',
+      );
+    },
+  );
+});
+
+describe('request bodies', () => {
+  it.each([
+    ['no body', undefined],
+    ['an empty body', ''],
+    ['the two bytes ""', '""'],
+    ['"" with blanks', ' "" \n'],
+  ])('wait accepts %s', async (_, body) => {
+    const emulator = await createEmulator();
+    const op = (await insert(emulator, rule('fr-1'))).json;
+    const res = await call(emulator, 'POST', `${REGION}/operations/${op.name}/wait`, { body });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ name: op.name, status: 'DONE' });
+  });
+
+  it.each(['{', '{"name": "x",}', "{'name': 'x'}", 'nope', '{"name": "x"} trailing'])(
+    'malformed JSON %j is 400 with the parser reason',
+    async (body) => {
+      const emulator = await createEmulator();
+      let reason = '';
+      try {
+        JSON.parse(body);
+      } catch (error) {
+        reason = (error as Error).message;
+      }
+      const res = await call(emulator, 'POST', RULES, { body });
+      expect(res.status).toBe(400);
+      expect(res.json.error.message).toBe(`Invalid JSON payload received. ${reason}`);
+      expect(res.json.error.errors[0]).toMatchObject({ reason: 'badRequest', domain: 'global' });
+      expect(itemNames((await list(emulator)).json)).toEqual([]);
+      // The same on wait.
+      const op = (await insert(emulator, rule('fr-1'))).json;
+      const wait = await call(emulator, 'POST', `${REGION}/operations/${op.name}/wait`, { body });
+      expect(wait.status).toBe(400);
+    },
+  );
+
+  it('a body over bodyLimit is 413, however it arrives', async () => {
+    const body = JSON.stringify(rule('fr-1', { description: 'x'.repeat(200) }));
+    const emulator = await createEmulator({ bodyLimit: 100 });
+    const encoded = new TextEncoder().encode(body);
+    const streamed = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < encoded.length; i += 16) controller.enqueue(encoded.slice(i, i + 16));
+        controller.close();
+      },
+    });
+    for (const init of [
+      { body },
+      { body: streamed },
+      { body: '{}', headers: { 'content-length': '101' } },
+    ]) {
+      const res = await call(emulator, 'POST', RULES, init);
+      expect(res.status).toBe(413);
+      expect(res.json.error).toMatchObject({ code: 413 });
+      expect(res.json.error.errors[0].reason).toBe('payloadTooLarge');
+      expect(res.json.error.message).toContain('100 bytes');
+    }
+    expect(itemNames((await list(emulator)).json)).toEqual([]);
+  });
+
+  it('a body of exactly bodyLimit bytes is read', async () => {
+    const body = JSON.stringify(rule('fr-1'));
+    const emulator = await createEmulator({ bodyLimit: new TextEncoder().encode(body).length });
+    expect((await call(emulator, 'POST', RULES, { body })).status).toBe(200);
+  });
+
+  it('the default limit is 1 MiB', async () => {
+    const emulator = await createEmulator();
+    const body = JSON.stringify(rule('fr-1', { description: 'x'.repeat(1024 * 1024) }));
+    expect((await call(emulator, 'POST', RULES, { body })).status).toBe(413);
+  });
+});
+
+describe('not found', () => {
+  it.each([
+    ['GET', '/compute/v1/projects/p/regions/r/unknownCollection'],
+    ['GET', '/compute/v1/projects/p/global/forwardingRules'],
+    ['GET', '/compute/v2/projects/p/regions/r/forwardingRules'],
+    ['GET', '/'],
+    ['PUT', RULES],
+    ['GET', '/_listkit/nothing'],
+  ])('%s %s answers 404 in the Compute envelope', async (method, path) => {
+    const emulator = await createEmulator();
+    const res = await call(emulator, method, path);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(res.json).toEqual({
+      error: {
+        code: 404,
+        message: `The requested URL ${path} was not found on this server.`,
+        errors: [
+          {
+            domain: 'global',
+            reason: 'notFound',
+            message: `The requested URL ${path} was not found on this server.`,
+          },
+        ],
+      },
+    });
+  });
+});
+
+describe('the list answer', () => {
+  it('when empty: kind, id and selfLink, no items and no nextPageToken', async () => {
+    const emulator = await createEmulator();
+    const res = await list(emulator);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      kind: 'compute#forwardingRuleList',
+      id: 'projects/p/regions/r/forwardingRules',
+      selfLink: `${BASE}projects/p/regions/r/forwardingRules`,
+    });
+  });
+
+  it('pages until a last page without nextPageToken', async () => {
+    const emulator = await createEmulator({ seed: seedOf(7) });
+    const seen: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const query = new URLSearchParams({ maxResults: '3' });
+      if (token) query.set('pageToken', token);
+      const res = await list(emulator, `?${query}`);
+      expect(res.json.kind).toBe('compute#forwardingRuleList');
+      expect(res.json.id).toBe('projects/p/regions/r/forwardingRules');
+      expect(res.json.selfLink).toBe(`${BASE}projects/p/regions/r/forwardingRules`);
+      seen.push(...itemNames(res.json));
+      token = res.json.nextPageToken;
+      pages++;
+    } while (token && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(seedOf(7).forwardingRules!.map((r) => r.rule.name));
+  });
+
+  it('an exactly full last page has no nextPageToken', async () => {
+    const emulator = await createEmulator({ seed: seedOf(6) });
+    const first = await list(emulator, '?maxResults=3');
+    expect(first.json.nextPageToken).toEqual(expect.any(String));
+    const second = await list(
+      emulator,
+      `?maxResults=3&pageToken=${encodeURIComponent(first.json.nextPageToken)}`,
+    );
+    expect(second.json.items).toHaveLength(3);
+    expect(second.json).not.toHaveProperty('nextPageToken');
+  });
+
+  it('a filter that matches nothing answers no items key', async () => {
+    const emulator = await createEmulator({ seed: seedOf(3) });
+    const res = await list(emulator, `?${new URLSearchParams({ filter: 'name = nothing' })}`);
+    expect(res.status).toBe(200);
+    expect(res.json).not.toHaveProperty('items');
+  });
+});
+
+describe('list errors', () => {
+  it.each([
+    '(((',
+    'nosuchfield = 1',
+    'IPProtocol = NOPE',
+    'name = "unterminated',
+    'creationTimestamp > "yesterday"',
+    'name eq "(" ',
+  ])('a bad filter %j is 400 at filter', async (filter) => {
+    const emulator = await createEmulator({ seed: seedOf(3) });
+    const res = await list(emulator, `?${new URLSearchParams({ filter })}`);
+    expectInvalid(res, 'filter');
+    expect(res.json.error.message).toContain(`Invalid value for field 'filter': '${filter}'`);
+  });
+
+  it.each(['nosuchfield', 'description', 'name desc, name', 'creationTimestamp'])(
+    'an orderBy Compute does not support (%j) is 400 at orderBy',
+    async (orderBy) => {
+      const emulator = await createEmulator({ seed: seedOf(3) });
+      expectInvalid(await list(emulator, `?${new URLSearchParams({ orderBy })}`), 'orderBy');
+    },
+  );
+
+  it('a bad pageToken is 400 at pageToken: garbage, tampered, or from another query', async () => {
+    const emulator = await createEmulator({ seed: seedOf(10) });
+    const first = await list(emulator, '?maxResults=2');
+    const token: string = first.json.nextPageToken;
+    const flipped = token.slice(0, -3) + (token.at(-3) === 'A' ? 'B' : 'A') + token.slice(-2);
+    for (const [query, path] of [
+      ['?pageToken=garbage', RULES],
+      [`?pageToken=${encodeURIComponent(flipped)}`, RULES],
+      [`?maxResults=2&filter=name%3Dfr-*&pageToken=${encodeURIComponent(token)}`, RULES],
+      [
+        `?maxResults=2&orderBy=creationTimestamp+desc&pageToken=${encodeURIComponent(token)}`,
+        RULES,
+      ],
+      [
+        `?maxResults=2&pageToken=${encodeURIComponent(token)}`,
+        '/compute/v1/projects/q/regions/r/forwardingRules',
+      ],
+      [
+        `?maxResults=2&pageToken=${encodeURIComponent(token)}`,
+        '/compute/v1/projects/p/regions/s/forwardingRules',
+      ],
+    ] as const) {
+      expectInvalid(await call(emulator, 'GET', path + query), 'pageToken');
+    }
+    // The token itself still works for its own query.
+    const second = await list(emulator, `?maxResults=2&pageToken=${encodeURIComponent(token)}`);
+    expect(itemNames(second.json)).toEqual(['fr-0002', 'fr-0003']);
+  });
+
+  it('page tokens of one emulator are refused by another with other secrets', async () => {
+    const a = await createEmulator({
+      seed: seedOf(5),
+      pageTokenSecrets: ['secret-a-0123456789abcdef'],
+    });
+    const b = await createEmulator({
+      seed: seedOf(5),
+      pageTokenSecrets: ['secret-b-0123456789abcdef'],
+    });
+    const token = (await list(a, '?maxResults=2')).json.nextPageToken;
+    expectInvalid(
+      await list(b, `?maxResults=2&pageToken=${encodeURIComponent(token)}`),
+      'pageToken',
+    );
+    const shared = await createEmulator({
+      seed: seedOf(5),
+      pageTokenSecrets: ['secret-a-0123456789abcdef'],
+    });
+    expect(
+      (await list(shared, `?maxResults=2&pageToken=${encodeURIComponent(token)}`)).status,
+    ).toBe(200);
+  });
+});
+
+describe('requestId', () => {
+  it.each([
+    'not-a-uuid',
+    '123e4567e89b12d3a456426614174000',
+    '123e4567-e89b-12d3-a456-42661417400',
+    '123e4567-e89b-12d3-a456-4266141740000',
+    'g23e4567-e89b-12d3-a456-426614174000',
+    '{123e4567-e89b-12d3-a456-426614174000}',
+    '00000000-0000-0000-0000-000000000000',
+  ])('rejects requestId=%s with 400 at requestId and creates nothing', async (requestId) => {
+    const emulator = await createEmulator();
+    const res = await insert(emulator, rule('fr-1'), `?requestId=${encodeURIComponent(requestId)}`);
+    expectInvalid(res, 'requestId');
+    expect(res.json.error.message).toContain(requestId);
+    expect(itemNames((await list(emulator)).json)).toEqual([]);
+  });
+
+  it.each([
+    '123e4567-e89b-12d3-a456-426614174000',
+    '123E4567-E89B-12D3-A456-426614174000',
+    '00000000-0000-0000-0000-000000000001',
+    '',
+  ])('accepts requestId=%j', async (requestId) => {
+    const emulator = await createEmulator();
+    const res = await insert(emulator, rule('fr-1'), `?requestId=${requestId}`);
+    expect(res.status).toBe(200);
+    expect(res.json.operationType).toBe('insert');
+  });
+
+  it('without requestId, a second insert of one name is 409', async () => {
+    const emulator = await createEmulator();
+    expect((await insert(emulator, rule('fr-1'))).status).toBe(200);
+    const again = await insert(emulator, rule('fr-1'));
+    expect(again.status).toBe(409);
+    expect(again.json.error.message).toBe(
+      "The resource 'projects/p/regions/r/forwardingRules/fr-1' already exists",
+    );
+  });
+});
+
+describe('the baseUrl option', () => {
+  it.each<[string, EmulatorOptions['baseUrl'], string]>([
+    ['default', undefined, BASE],
+    [
+      'with a trailing slash',
+      'http://127.0.0.1:8080/compute/v1/',
+      'http://127.0.0.1:8080/compute/v1/',
+    ],
+    ['without a trailing slash', 'http://localhost:9/compute/v1', 'http://localhost:9/compute/v1/'],
+  ])('changes every link (%s)', async (_, baseUrl, base) => {
+    const emulator = await createEmulator({ baseUrl });
+    const op = (await insert(emulator, rule('fr-1', { target: 'regions/r/targetPools/pool' })))
+      .json;
+    expect(op.selfLink).toBe(`${base}projects/p/regions/r/operations/${op.name}`);
+    expect(op.region).toBe(`${base}projects/p/regions/r`);
+    expect(op.targetLink).toBe(`${base}projects/p/regions/r/forwardingRules/fr-1`);
+    const created = (await call(emulator, 'GET', `${RULES}/fr-1`)).json;
+    expect(created.selfLink).toBe(`${base}projects/p/regions/r/forwardingRules/fr-1`);
+    expect(created.selfLinkWithId).toBe(
+      `${base}projects/p/regions/r/forwardingRules/${created.id}`,
+    );
+    expect(created.region).toBe(`${base}projects/p/regions/r`);
+    expect(created.target).toBe(`${base}projects/p/regions/r/targetPools/pool`);
+    const listed = (await list(emulator)).json;
+    expect(listed.selfLink).toBe(`${base}projects/p/regions/r/forwardingRules`);
+    expect(listed.items[0].selfLink).toBe(created.selfLink);
+    const ops = (await call(emulator, 'GET', `${REGION}/operations`)).json;
+    expect(ops.selfLink).toBe(`${base}projects/p/regions/r/operations`);
+    expect(ops.items[0].selfLink).toBe(op.selfLink);
+    const read = (await call(emulator, 'GET', `${REGION}/operations/${op.name}`)).json;
+    expect(read.selfLink).toBe(op.selfLink);
+    const del = (await call(emulator, 'DELETE', `${RULES}/fr-1`)).json;
+    expect(del.targetLink).toBe(created.selfLink);
+    expect(del.region).toBe(`${base}projects/p/regions/r`);
+  });
+
+  it('applies to seeded rules as well', async () => {
+    const emulator = await createEmulator({
+      baseUrl: 'http://emu.test/compute/v1/',
+      seed: seedOf(1),
+    });
+    const seeded = (await call(emulator, 'GET', `${RULES}/fr-0000`)).json;
+    expect(seeded.selfLink).toBe(
+      'http://emu.test/compute/v1/projects/p/regions/r/forwardingRules/fr-0000',
+    );
+    expect(seeded.region).toBe('http://emu.test/compute/v1/projects/p/regions/r');
+  });
+});
