@@ -1,0 +1,60 @@
+// Shared set-up for the tests that drive the emulator with the real Google clients, pointed at a
+// loopback emulator as /work/shared/reference/real-clients.md §2, §3 and §8 describe.
+import { ForwardingRulesClient, RegionOperationsClient } from '@google-cloud/compute';
+import { googleAuthLibrary } from 'google-gax';
+import { google } from 'googleapis';
+
+/** The bearer token every test client sends (the emulator runs in `open` auth mode). */
+export const FAKE_TOKEN = 'fake-token';
+
+/**
+ * `@google-cloud/compute` clients talking REST to `url` (http://127.0.0.1:PORT). Auth is always
+ * given: without it the client would look for Application Default Credentials and probe the GCE
+ * metadata server, which is not on loopback.
+ */
+export function computeClients(url: string): {
+  rules: ForwardingRulesClient;
+  operations: RegionOperationsClient;
+  close(): Promise<void>;
+} {
+  const { hostname, port } = new URL(url);
+  // google-gax's own copy of google-auth-library (11.x); googleapis has another one (10.x).
+  const authClient = new googleAuthLibrary.OAuth2Client();
+  authClient.setCredentials({ access_token: FAKE_TOKEN }); // no expiry_date: never refreshed
+  const options = {
+    apiEndpoint: hostname, // host only: the port goes in `port`, which defaults to 443
+    port: Number(port),
+    protocol: 'http', // default https
+    fallback: true, // REST (already the compute client's default)
+    authClient,
+  };
+  const rules = new ForwardingRulesClient(options);
+  const operations = new RegionOperationsClient(options);
+  return {
+    rules,
+    operations,
+    close: async () => {
+      await Promise.all([rules.close(), operations.close()]);
+    },
+  };
+}
+
+/** googleapis' discovery-based Compute v1 client, with a per-API `rootUrl` at the emulator. */
+export function googleapisCompute(url: string) {
+  const auth = new google.auth.OAuth2(); // googleapis' own google-auth-library (10.x)
+  auth.setCredentials({ access_token: FAKE_TOKEN });
+  return google.compute({ version: 'v1', rootUrl: `${url}/`, auth });
+}
+
+/** A fresh request id (Compute Engine wants a UUID other than the zero UUID). */
+export const newRequestId = (): string => crypto.randomUUID();
+
+/** Runs `fn` and returns what it threw (fails if it did not throw). */
+export async function thrown(fn: () => Promise<unknown>): Promise<Record<string, unknown>> {
+  try {
+    await fn();
+  } catch (error) {
+    return error as Record<string, unknown>;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
