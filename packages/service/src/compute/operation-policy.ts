@@ -3,7 +3,8 @@
  * - `immediate`: the first time it is read back (get or wait) it is DONE;
  * - `polls`: after `polls` reads (get or wait), each showing more progress;
  * - `duration`: once `ms` milliseconds have passed on the emulator's clock (tests advance it).
- * Insert answers RUNNING with progress 0 in every case, as Compute Engine does.
+ * Insert answers RUNNING with progress 0, as Compute Engine does, except with `duration` 0,
+ * which completes operations in their first answer (as setLabels always does).
  */
 export type OperationPolicy =
   | { mode: 'immediate' }

@@ -131,7 +131,9 @@ export class Operations {
       `projects/${project}/regions/${region}/${requestId.toLowerCase()}`,
     );
     const entry = key ? this.entries.get(key) : undefined;
-    return entry ? { ...entry.op } : undefined;
+    if (!entry) return undefined;
+    this.advance(entry, false); // time-based completion applies; a retry is not a poll
+    return { ...entry.op };
   }
 
   /** `GET …/operations/{name}`: one read, which may advance the operation. */
