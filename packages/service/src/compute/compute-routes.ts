@@ -1,28 +1,26 @@
-import { resolvePageSize } from '@listkit/query';
 import type { Context, Hono } from 'hono';
-import { type Principal, requirePermission, requireScope } from '../auth/auth.js';
+import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { errors } from '../http/api-error.js';
 import { readJsonBody } from '../http/body.js';
-import { listErrorToApiError } from '../http/list-errors.js';
-import { booleanParam, queryParams, uint32Param } from '../http/query.js';
+import { queryParams } from '../http/query.js';
+import {
+  beginCall,
+  listAnswer,
+  listQuery,
+  READ_SCOPES,
+  runList,
+  WRITE_SCOPES,
+} from './api-call.js';
 import { resourceName } from './forwarding-rules.js';
 
-const WRITE_SCOPES = ['compute', 'cloud-platform'];
-const READ_SCOPES = ['compute.readonly', 'compute', 'cloud-platform'];
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const REGIONAL = '/compute/v1/projects/:project/regions/:region';
 
 /** Compute Engine's regional forwarding rules and operations, under `/compute/v1`. */
 export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
-  const begin = (c: Context<EmulatorEnv>, method: string, scopes: readonly string[]): Principal => {
-    c.set('apiMethod', method);
-    state.faults.check(method);
-    const principal = state.authenticate(c.req.raw);
-    c.set('principal', principal.identity);
-    requireScope(principal, scopes);
-    return principal;
-  };
+  const begin = (c: Context<EmulatorEnv>, method: string, scopes: readonly string[]) =>
+    beginCall(c, state, method, scopes);
   const where = (c: Context<EmulatorEnv>) => ({
     project: c.req.param('project')!,
     region: c.req.param('region')!,
@@ -86,30 +84,18 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       'compute.forwardingRules.list',
       `projects/${project}/regions/${region}`,
     );
-    const params = queryParams(c.req.url);
-    booleanParam(params, 'returnPartialSuccess'); // accepted; a single region never fails partially
-    const filter = params.get('filter');
-    const orderBy = params.get('orderBy');
-    const pageToken = params.get('pageToken') || undefined;
-    const pageSize = resolvePageSize(uint32Param(params, 'maxResults'), { default: 500, max: 500 });
-    try {
-      const page = await state.forwardingRules.list(project, region, {
-        filter,
-        orderBy,
-        pageToken,
-        pageSize,
-        context: { project },
-      });
-      return c.json({
-        kind: 'compute#forwardingRuleList',
-        id: `projects/${project}/regions/${region}/forwardingRules`,
-        ...(page.items.length > 0 ? { items: page.items } : {}),
-        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
-        selfLink: state.urls.forwardingRules(project, region),
-      });
-    } catch (error) {
-      throw listErrorToApiError(error, { filter, orderBy, pageToken });
-    }
+    const query = listQuery(c.req.url);
+    const page = await runList(query, () =>
+      state.forwardingRules.list(project, region, { ...query, context: { project } }),
+    );
+    return c.json(
+      listAnswer(
+        'compute#forwardingRuleList',
+        `projects/${project}/regions/${region}/forwardingRules`,
+        state.urls.forwardingRules(project, region),
+        page,
+      ),
+    );
   });
 
   app.get(`${REGIONAL}/forwardingRules/:name`, (c) => {
@@ -195,29 +181,17 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       'compute.regionOperations.list',
       `projects/${project}/regions/${region}`,
     );
-    const params = queryParams(c.req.url);
-    booleanParam(params, 'returnPartialSuccess');
-    const filter = params.get('filter');
-    const orderBy = params.get('orderBy');
-    const pageToken = params.get('pageToken') || undefined;
-    const pageSize = resolvePageSize(uint32Param(params, 'maxResults'), { default: 500, max: 500 });
-    try {
-      const page = await state.operations.page(project, region, {
-        filter,
-        orderBy,
-        pageToken,
-        pageSize,
-        context: { project },
-      });
-      return c.json({
-        kind: 'compute#operationList',
-        id: `projects/${project}/regions/${region}/operations`,
-        ...(page.items.length > 0 ? { items: page.items } : {}),
-        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
-        selfLink: state.urls.operations(project, region),
-      });
-    } catch (error) {
-      throw listErrorToApiError(error, { filter, orderBy, pageToken });
-    }
+    const query = listQuery(c.req.url);
+    const page = await runList(query, () =>
+      state.operations.page(project, region, { ...query, context: { project } }),
+    );
+    return c.json(
+      listAnswer(
+        'compute#operationList',
+        `projects/${project}/regions/${region}/operations`,
+        state.urls.operations(project, region),
+        page,
+      ),
+    );
   });
 }

@@ -1,28 +1,18 @@
-import { resolvePageSize } from '@listkit/query';
 import type { Context, Hono } from 'hono';
-import { type Principal, requirePermission, requireScope } from '../auth/auth.js';
+import { type Principal, requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { readJsonBody } from '../http/body.js';
-import { listErrorToApiError } from '../http/list-errors.js';
-import { booleanParam, queryParams, uint32Param } from '../http/query.js';
+import { beginCall, listQuery, READ_SCOPES, runList, WRITE_SCOPES } from './api-call.js';
 import { applyPatch, applySetLabels } from './forwarding-rule-update.js';
 import { resourceName } from './forwarding-rules.js';
 import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 
-const WRITE_SCOPES = ['compute', 'cloud-platform'];
-const READ_SCOPES = ['compute.readonly', 'compute', 'cloud-platform'];
 const REGIONAL = '/compute/v1/projects/:project/regions/:region';
 
 /** setLabels, patch, and the aggregated list of forwarding rules. */
 export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
-  const begin = (c: Context<EmulatorEnv>, method: string, scopes: readonly string[]): Principal => {
-    c.set('apiMethod', method);
-    state.faults.check(method);
-    const principal = state.authenticate(c.req.raw);
-    c.set('principal', principal.identity);
-    requireScope(principal, scopes);
-    return principal;
-  };
+  const begin = (c: Context<EmulatorEnv>, method: string, scopes: readonly string[]) =>
+    beginCall(c, state, method, scopes);
 
   app.post(`${REGIONAL}/forwardingRules/:name/setLabels`, async (c) => {
     const principal = begin(c, 'compute.forwardingRules.setLabels', WRITE_SCOPES);
@@ -74,38 +64,24 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     const principal = begin(c, 'compute.forwardingRules.aggregatedList', READ_SCOPES);
     const project = c.req.param('project');
     requirePermission(principal, project, 'compute.forwardingRules.list', `projects/${project}`);
-    const params = queryParams(c.req.url);
-    booleanParam(params, 'returnPartialSuccess'); // gcloud sends True; nothing is ever unreachable here
-    booleanParam(params, 'includeAllScopes');
-    const filter = params.get('filter');
-    const orderBy = params.get('orderBy');
-    const pageToken = params.get('pageToken') || undefined;
-    const pageSize = resolvePageSize(uint32Param(params, 'maxResults'), { default: 500, max: 500 });
-    try {
-      const page = await state.forwardingRules.listAggregated(project, {
-        filter,
-        orderBy,
-        pageToken,
-        pageSize,
-        context: { project },
-      });
-      const items: Record<string, { forwardingRules: ForwardingRuleJson[] }> = {};
-      for (const rule of page.items) {
-        const scope = `regions/${String(rule.region).split('/').pop()}`;
-        const group = items[scope] ?? { forwardingRules: [] };
-        group.forwardingRules.push(rule);
-        items[scope] = group;
-      }
-      return c.json({
-        kind: 'compute#forwardingRuleAggregatedList',
-        id: `projects/${project}/aggregated/forwardingRules`,
-        items,
-        ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
-        selfLink: `${state.urls.project(project)}/aggregated/forwardingRules`,
-      });
-    } catch (error) {
-      throw listErrorToApiError(error, { filter, orderBy, pageToken });
+    const query = listQuery(c.req.url);
+    const page = await runList(query, () =>
+      state.forwardingRules.listAggregated(project, { ...query, context: { project } }),
+    );
+    const items: Record<string, { forwardingRules: ForwardingRuleJson[] }> = {};
+    for (const rule of page.items) {
+      const scope = `regions/${String(rule.region).split('/').pop()}`;
+      const group = items[scope] ?? { forwardingRules: [] };
+      group.forwardingRules.push(rule);
+      items[scope] = group;
     }
+    return c.json({
+      kind: 'compute#forwardingRuleAggregatedList',
+      id: `projects/${project}/aggregated/forwardingRules`,
+      items,
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+      selfLink: `${state.urls.project(project)}/aggregated/forwardingRules`,
+    });
   });
 }
 

@@ -1,0 +1,77 @@
+import { type ListPage, resolvePageSize } from '@listkit/query';
+import type { Context } from 'hono';
+import { type Principal, requireScope } from '../auth/auth.js';
+import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
+import { listErrorToApiError } from '../http/list-errors.js';
+import { booleanParam, queryParams, uint32Param } from '../http/query.js';
+
+/** Scopes of Compute Engine methods that change resources. */
+export const WRITE_SCOPES = ['compute', 'cloud-platform'];
+/** Scopes of Compute Engine methods that only read. */
+export const READ_SCOPES = ['compute.readonly', 'compute', 'cloud-platform'];
+
+/**
+ * The start of every API call: name it for the request log, apply injected faults, authenticate
+ * (401) and check the scope (403). Returns the caller.
+ */
+export function beginCall(
+  c: Context<EmulatorEnv>,
+  state: EmulatorState,
+  method: string,
+  scopes: readonly string[],
+): Principal {
+  c.set('apiMethod', method);
+  state.faults.check(method);
+  const principal = state.authenticate(c.req.raw);
+  c.set('principal', principal.identity);
+  requireScope(principal, scopes);
+  return principal;
+}
+
+/** The list parameters of a Compute Engine list call, checked. */
+export interface ListQuery {
+  filter?: string;
+  orderBy?: string;
+  pageToken?: string;
+  pageSize: number;
+}
+
+/**
+ * Reads `filter`, `orderBy`, `pageToken` and `maxResults` (0..500, default 500; larger values
+ * are lowered to 500) with form semantics; `returnPartialSuccess` and `includeAllScopes` are
+ * accepted as booleans.
+ */
+export function listQuery(url: string): ListQuery {
+  const params = queryParams(url);
+  booleanParam(params, 'returnPartialSuccess'); // nothing here is ever unreachable
+  booleanParam(params, 'includeAllScopes');
+  return {
+    filter: params.get('filter'),
+    orderBy: params.get('orderBy'),
+    pageToken: params.get('pageToken') || undefined,
+    pageSize: resolvePageSize(uint32Param(params, 'maxResults'), { default: 500, max: 500 }),
+  };
+}
+
+/** Runs a list with the engine, turning its errors into Compute Engine's 400s. */
+export async function runList<T>(
+  query: ListQuery,
+  list: () => Promise<ListPage<T>>,
+): Promise<ListPage<T>> {
+  try {
+    return await list();
+  } catch (error) {
+    throw listErrorToApiError(error, query);
+  }
+}
+
+/** A Compute Engine list answer: `items` only when there are some, `nextPageToken` only when more. */
+export function listAnswer<T>(kind: string, id: string, selfLink: string, page: ListPage<T>) {
+  return {
+    kind,
+    id,
+    ...(page.items.length > 0 ? { items: page.items } : {}),
+    ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    selfLink,
+  };
+}
