@@ -290,13 +290,8 @@ describe('@google-cloud/compute: insert, operations and get', () => {
     expect(rule).toMatchObject({ IPProtocol: 'TCP', networkTier: 'PREMIUM', description: '' });
   });
 
-  // BUG (emulator, prepareForwardingRule in compute/forwarding-rule-validation.ts): several
-  // fields that insert accepts (they are in CLIENT_FIELDS, so no 400) are silently dropped from
-  // the stored rule: ports, sourceIpRanges, serviceLabel (and so serviceName), metadataFilters,
-  // serviceDirectoryRegistrations, externalManagedBackendBucketMigration*. Compute Engine keeps
-  // them and answers them on GET (real-clients.md §10 records serviceName being derived from
-  // serviceLabel for an INTERNAL rule).
-  describe('fields insert accepts but the emulator drops', () => {
+  // Regression: insert used to drop ports, sourceIpRanges and serviceLabel (and so serviceName).
+  describe('fields insert keeps', () => {
     const internal = (name: string, extra: object) => ({
       name,
       IPProtocol: 'TCP',
@@ -306,7 +301,7 @@ describe('@google-cloud/compute: insert, operations and get', () => {
       ...extra,
     });
 
-    it.fails('ports come back on GET', async () => {
+    it('ports come back on GET', async () => {
       await pollUntilDone(
         await insert('fr-ports', newRequestId(), internal('fr-ports', { ports: ['80', '443'] })),
       );
@@ -314,14 +309,14 @@ describe('@google-cloud/compute: insert, operations and get', () => {
       expect(rule.ports).toEqual(['80', '443']); // the emulator answers []
     });
 
-    it.fails('sourceIpRanges come back on GET', async () => {
+    it('sourceIpRanges come back on GET', async () => {
       const body = { name: 'fr-src', sourceIpRanges: ['10.0.0.0/8'] };
       await pollUntilDone(await insert('fr-src', newRequestId(), body));
       const [rule] = await clients.rules.get({ project, region, forwardingRule: 'fr-src' });
       expect(rule.sourceIpRanges).toEqual(['10.0.0.0/8']); // the emulator answers []
     });
 
-    it.fails('serviceLabel comes back, with the derived serviceName', async () => {
+    it('serviceLabel comes back, with the derived serviceName', async () => {
       const body = internal('fr-svc', { ports: ['80'], serviceLabel: 'svc' });
       await pollUntilDone(await insert('fr-svc', newRequestId(), body));
       const [rule] = await clients.rules.get({ project, region, forwardingRule: 'fr-svc' });

@@ -185,7 +185,9 @@ function normalize(field: string, value: unknown, where: Where): unknown {
   if (value === null || value === undefined) return undefined;
   if (REFERENCE_FIELDS.has(field)) {
     if (typeof value !== 'string') throw invalidType(field, value, 'a string');
-    return value === '' ? undefined : normalizeReference(value, where.project, where.urls);
+    if (value === '') return undefined;
+    // A Google APIs bundle (`all-apis`, `vpc-sc`) is a target name, not a resource path.
+    return value.includes('/') ? normalizeReference(value, where.project, where.urls) : value;
   }
   if (BOOLEAN_FIELDS.has(field)) {
     if (typeof value !== 'boolean') throw invalidType(field, value, 'a boolean');
