@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // `listkit serve`: the emulator as a process, with sample data, logging one JSON line per request.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AuthConfig } from './auth/auth.js';
 import { sampleForwardingRules } from './compute/sample-forwarding-rules.js';
 import type { Seed } from './control/seed.js';
 import { createEmulator } from './emulator.js';
+import { mountPlayground } from './http/playground-static.js';
 import { sampleOrders } from './publisher/sample-orders.js';
 
 const USAGE = `usage: listkit serve [options]
@@ -101,12 +103,21 @@ const emulator = await createEmulator({
   seed,
   log: (record) => console.log(JSON.stringify(record)),
 });
+// The browser playground, built into playground/dist by `pnpm build`, at /playground/.
+const playgroundBuilt = mountPlayground(
+  emulator.app,
+  fileURLToPath(new URL('../../../playground/dist', import.meta.url)),
+);
 const url = await emulator.listen(port, values.host);
 console.error(
   `listkit emulator on ${url} (auth: ${auth.mode}; ${seed.forwardingRules?.length ?? 0} sample forwarding rules in project my-project, ${seed.orders?.length ?? 0} orders of com.example.app)`,
 );
 console.error(
   `  try: curl -H 'authorization: Bearer x' '${url}/compute/v1/projects/my-project/regions/us-central1/forwardingRules?maxResults=2'`,
+);
+
+console.error(
+  `  playground: ${url}/playground/${playgroundBuilt ? '' : ' (not built yet: run pnpm build)'}`,
 );
 
 const stop = () => {
