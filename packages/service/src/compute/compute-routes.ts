@@ -7,6 +7,7 @@ import { queryParams } from '../http/query.js';
 import {
   beginCall,
   listAnswer,
+  listAnswerJson,
   listQuery,
   READ_SCOPES,
   runList,
@@ -88,14 +89,14 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
     const page = await runList(query, () =>
       state.forwardingRules.list(project, region, { ...query, context: { project } }),
     );
-    return c.json(
-      listAnswer(
-        'compute#forwardingRuleList',
-        `projects/${project}/regions/${region}/forwardingRules`,
-        state.urls.forwardingRules(project, region),
-        page,
-      ),
+    const body = listAnswerJson(
+      'compute#forwardingRuleList',
+      `projects/${project}/regions/${region}/forwardingRules`,
+      state.urls.forwardingRules(project, region),
+      page,
+      (rule) => state.forwardingRules.json(rule),
     );
+    return c.body(body, 200, { 'content-type': 'application/json; charset=UTF-8' });
   });
 
   app.get(`${REGIONAL}/forwardingRules/:name`, (c) => {

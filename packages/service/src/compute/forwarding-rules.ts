@@ -24,8 +24,23 @@ export class ForwardingRules {
   private readonly regions = new Map<string, Collection<ForwardingRuleJson>>();
   /** Every rule of a project, across regions, for the aggregated list (keyed by selfLink). */
   private readonly projects = new Map<string, Collection<ForwardingRuleJson>>();
+  /**
+   * Each stored rule's JSON text. Stored rules are never mutated (a change stores a new object),
+   * so the text stays valid for as long as the object lives.
+   */
+  private readonly texts = new WeakMap<ForwardingRuleJson, string>();
 
   constructor(private readonly options: ForwardingRulesOptions) {}
+
+  /** The JSON text of a stored rule, serialised once. */
+  json(rule: ForwardingRuleJson): string {
+    let text = this.texts.get(rule);
+    if (text === undefined) {
+      text = JSON.stringify(rule);
+      this.texts.set(rule, text);
+    }
+    return text;
+  }
 
   /** The rule, or 404 in Compute Engine's words. */
   get(project: string, region: string, name: string): ForwardingRuleJson {
