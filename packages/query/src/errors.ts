@@ -139,7 +139,17 @@ export class ListkitError extends Error implements Problem {
 
 const CONTEXT = 60;
 
-/** Draws `source` with a caret line under `p.span` and the message after it. */
+/**
+ * Draws `source` with a caret line under `p.span` and the message after it.
+ *
+ * @example
+ * ```ts
+ * const result = checkFilter(parseFilter('nmae = x'), schema);
+ * if (!result.ok) console.log(formatProblem('nmae = x', result.problems[0]));
+ * // nmae = x
+ * // ^~~~ unknown field 'nmae'; did you mean 'name'? (1:1)
+ * ```
+ */
 export function formatProblem(source: string, p: Problem): string {
   const lines = source.split('\n');
   const text = lines[p.line - 1] ?? '';

@@ -11,7 +11,14 @@ export interface FilterLimits {
   maxTerms: number;
 }
 
-/** The default {@link FilterLimits}; `docs/filter-language.md` explains the choice. */
+/**
+ * The default {@link FilterLimits}; `docs/filter-language.md` explains the choice.
+ *
+ * @example
+ * ```ts
+ * parseFilter(text, { limits: { ...DEFAULT_FILTER_LIMITS, maxTerms: 64 } });
+ * ```
+ */
 export const DEFAULT_FILTER_LIMITS: Readonly<FilterLimits> = Object.freeze({
   maxLength: 8192,
   maxDepth: 32,

@@ -25,7 +25,14 @@ export function parseDuration(text: string): Duration | undefined {
   return { seconds: seconds === 0 ? 0 : sign * seconds, nanos: nanos === 0 ? 0 : sign * nanos };
 }
 
-/** Orders two durations as quantities: negative, zero or positive. */
+/**
+ * Orders two durations as quantities: negative, zero or positive.
+ *
+ * @example
+ * ```ts
+ * compareDurations(parseDuration('90s')!, parseDuration('1.5s')!) > 0; // true
+ * ```
+ */
 export function compareDurations(a: Duration, b: Duration): number {
   return a.seconds !== b.seconds ? a.seconds - b.seconds : a.nanos - b.nanos;
 }

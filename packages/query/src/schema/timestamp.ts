@@ -111,7 +111,14 @@ function digits(text: string, at: number, count: number): number {
   return value;
 }
 
-/** Orders two instants: negative, zero or positive. */
+/**
+ * Orders two instants: negative, zero or positive.
+ *
+ * @example
+ * ```ts
+ * compareInstants(parseTimestamp('2024-01-01T00:00:00Z')!, parseTimestamp('2023-12-31T19:00:00-05:00')!); // 0
+ * ```
+ */
 export function compareInstants(a: Instant, b: Instant): number {
   return a.seconds !== b.seconds ? a.seconds - b.seconds : a.nanos - b.nanos;
 }

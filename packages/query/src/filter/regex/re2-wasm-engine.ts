@@ -53,6 +53,12 @@ function tryCompile(pattern: string): WrappedRE2 | string {
  * RE2 here only searches, so a full match is compiled as `^(?:pattern)$`. Wrapping alone would
  * let a pattern escape the group: `a)|(?:b` is invalid, yet `^(?:a)|(?:b)$` is valid and matches
  * any input starting with `a`. The raw pattern is therefore validated on its own first.
+ *
+ * @example
+ * ```ts
+ * import { re2WasmEngine } from '@listkit/query/re2-wasm';
+ * compileFilter('name eq "web-.*"', schema, { regexEngine: re2WasmEngine });
+ * ```
  */
 export const re2WasmEngine: RegexEngine = {
   name: 're2-wasm',

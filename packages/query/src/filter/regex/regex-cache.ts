@@ -18,6 +18,14 @@ interface Entry {
  *   `acquire` or `clear` on this cache, so never keep it.
  * - {@link acquire} is for holders such as compiled filter predicates: the regex stays usable
  *   until the matching {@link release}, even if the cache evicts it meanwhile.
+ *
+ * @example
+ * ```ts
+ * const cache = new RegexCache(re2WasmEngine, 256);
+ * const regex = cache.acquire('web-[0-9]+');
+ * regex.fullMatch('web-12'); // true
+ * cache.release(regex);
+ * ```
  */
 export class RegexCache {
   readonly #engine: RegexEngine;

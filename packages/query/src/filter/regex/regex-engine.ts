@@ -20,7 +20,18 @@ export interface CompiledRegex {
   dispose(): void;
 }
 
-/** Thrown by {@link RegexEngine.compile} for an invalid pattern; `message` is the engine's reason. */
+/**
+ * Thrown by {@link RegexEngine.compile} for an invalid pattern; `message` is the engine's reason.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   re2jsEngine.compile('a(?=b)');
+ * } catch (e) {
+ *   if (e instanceof RegexSyntaxError) console.log(e.message); // lookaheads are not RE2
+ * }
+ * ```
+ */
 export class RegexSyntaxError extends Error {
   override readonly name = 'RegexSyntaxError';
 }
