@@ -4,6 +4,12 @@ export const DEFAULT_COMPUTE_BASE_URL = 'https://www.googleapis.com/compute/v1/'
 /**
  * Builds the URLs that appear in answers (`selfLink`, `region`, `targetLink`, …) from the
  * configured base URL, so an emulator can advertise links that point back at itself.
+ *
+ * @example
+ * ```ts
+ * new ComputeUrls('http://127.0.0.1:8787/compute/v1/').forwardingRule('p', 'us-central1', 'fr-1');
+ * // 'http://127.0.0.1:8787/compute/v1/projects/p/regions/us-central1/forwardingRules/fr-1'
+ * ```
  */
 export class ComputeUrls {
   readonly base: string;

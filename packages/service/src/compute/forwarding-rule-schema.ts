@@ -1,6 +1,13 @@
 import { defineSchema, type ResourceSchema, t } from '@listkit/query';
 
-/** The enum values of Compute Engine v1 forwarding rules (from the client protos). */
+/**
+ * The enum values of Compute Engine v1 forwarding rules (from the client protos).
+ *
+ * @example
+ * ```ts
+ * FORWARDING_RULE_ENUMS.IPProtocol.includes('TCP'); // true
+ * ```
+ */
 export const FORWARDING_RULE_ENUMS = {
   IPProtocol: ['AH', 'ESP', 'ICMP', 'L3_DEFAULT', 'SCTP', 'TCP', 'UDP'],
   loadBalancingScheme: [

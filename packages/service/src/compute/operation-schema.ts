@@ -1,6 +1,13 @@
 import { defineSchema, type ResourceSchema, t } from '@listkit/query';
 
-/** The filterable, sortable shape of a Compute Engine Operation. */
+/**
+ * The filterable, sortable shape of a Compute Engine Operation.
+ *
+ * @example
+ * ```ts
+ * compileFilter('operationType = insert AND status != DONE', operationSchema);
+ * ```
+ */
 export const operationSchema: ResourceSchema = defineSchema({
   key: 'name',
   orderings: ['', 'name', 'creationTimestamp desc'],

@@ -9,6 +9,11 @@ export const REFUND_WINDOW_YEARS = 3;
  * The last instant at which an order bought at `purchaseMs` can be refunded: the same calendar
  * date and time three years later, in UTC (an order of 29 February is refundable until
  * 1 March three years later, since that year has no 29 February).
+ *
+ * @example
+ * ```ts
+ * new Date(refundDeadline(Date.parse('2024-02-29T10:00:00Z'))).toISOString(); // '2027-03-01T10:00:00.000Z'
+ * ```
  */
 export function refundDeadline(purchaseMs: number): number {
   const d = new Date(purchaseMs);
