@@ -3,7 +3,7 @@ import { type Principal, requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { readJsonBody } from '../http/body.js';
 import { beginCall, listQuery, READ_SCOPES, runList, WRITE_SCOPES } from './api-call.js';
-import { applyPatch, applySetLabels } from './forwarding-rule-update.js';
+import { applyPatch, applySetLabels, checkPatchedRule } from './forwarding-rule-update.js';
 import { resourceName } from './forwarding-rules.js';
 import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 
@@ -52,11 +52,14 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
     // No await from here on: of concurrent patches with one fingerprint, exactly one wins.
     const current = state.forwardingRules.get(project, region, name);
-    const rule = state.forwardingRules.replace(
+    const patched = applyPatch(current, body, { project, urls: state.urls });
+    checkPatchedRule(patched, {
       project,
       region,
-      applyPatch(current, body, { project, urls: state.urls }),
-    );
+      urls: state.urls,
+      existing: state.forwardingRules.inRegion(project, region),
+    });
+    const rule = state.forwardingRules.replace(project, region, patched);
     return c.json(start(state, project, region, 'patch', rule, principal));
   });
 

@@ -208,6 +208,23 @@ describe('patch', () => {
     expect((await get()).description).toBe('full body');
   });
 
+  it.each([
+    [
+      'a target in another region',
+      { target: 'projects/p/regions/europe-west1/targetPools/tp' },
+      'target',
+    ],
+    ['a source range that is not an address', { sourceIpRanges: ['not-an-ip'] }, 'sourceIpRanges'],
+    ['a network tier the real API refuses', { networkTier: 'FIXED_STANDARD' }, 'networkTier'],
+  ])('re-checks the create rules: refuses %s, naming the field', async (_what, body, field) => {
+    const { get, patch } = await setUp({ target: 'projects/p/regions/us-central1/targetPools/tp' });
+    const before = await get();
+    const res = await patch(body);
+    expect(res.status).toBe(400);
+    expect(messageOf(res.body)).toContain(field);
+    expect(await get()).toEqual(before);
+  });
+
   it('may set noAutomateDnsZone once', async () => {
     const { get, patch } = await setUp();
     expect((await patch({ noAutomateDnsZone: true })).status).toBe(200);

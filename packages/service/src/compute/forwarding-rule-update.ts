@@ -2,8 +2,10 @@ import { ApiError, errors } from '../http/api-error.js';
 import type { ComputeUrls } from './compute-urls.js';
 import {
   CLIENT_FIELDS,
+  type InsertContext,
   normalizePortRange,
   OUTPUT_ONLY_FIELDS,
+  prepareForwardingRule,
 } from './forwarding-rule-validation.js';
 import { applyMigration, type MigrationState } from './migration-state-machine.js';
 import { normalizeReference } from './references.js';
@@ -125,6 +127,23 @@ export function applyPatch(
   setOrDelete(next, 'externalManagedBackendBucketMigrationState', migration.state);
   setOrDelete(next, 'externalManagedBackendBucketMigrationTestingPercentage', migration.percentage);
   return next as ForwardingRuleJson;
+}
+
+/**
+ * Checks a patched rule against the create rules (target region and type, sourceIpRanges, the
+ * clash rule, …), as if it were created now beside the other rules of its region. The migration
+ * fields are left out: create allows only their first step, and patch has its own state machine.
+ */
+export function checkPatchedRule(rule: ForwardingRuleJson, ctx: InsertContext): void {
+  const body: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(rule)) {
+    const migration = field.startsWith('externalManagedBackendBucketMigration');
+    if (CLIENT_FIELDS.has(field) && field !== 'labels' && !migration) body[field] = value;
+  }
+  prepareForwardingRule(body, {
+    ...ctx,
+    existing: ctx.existing.filter((r) => r.name !== rule.name),
+  });
 }
 
 /**

@@ -32,6 +32,11 @@ export class ForwardingRules {
 
   constructor(private readonly options: ForwardingRulesOptions) {}
 
+  /** The rules of one project and region. */
+  inRegion(project: string, region: string): ForwardingRuleJson[] {
+    return this.regions.get(parentOf(project, region))?.values() ?? [];
+  }
+
   /** The JSON text of a stored rule, serialised once. */
   json(rule: ForwardingRuleJson): string {
     let text = this.texts.get(rule);
