@@ -56,7 +56,7 @@ export interface Emulator {
   listen(port?: number, host?: string): Promise<string>;
   /** The URL it listens on, once {@link listen} resolved. */
   readonly url: string | undefined;
-  /** Wipes every store, fault and log, and replays the seed. */
+  /** Wipes every store, fault and log, restores the configured operation policy, and replays the seed. */
   reset(): void;
   /** Stops listening. */
   close(): Promise<void>;
@@ -113,6 +113,9 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   };
 
   const reset = () => {
+    // Settings changed through the control plane go back to the configured ones; the clock is
+    // left alone (tests move it on purpose; POST /_listkit/clock sets it).
+    state.operationPolicy = settings.operationPolicy;
     state.forwardingRules.clear();
     state.operations.clear();
     state.orders.clear();

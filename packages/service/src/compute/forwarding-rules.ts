@@ -98,12 +98,11 @@ export class ForwardingRules {
     };
     if (rule.IPAddress === undefined) {
       const inUse = new Set(collection.values().map((r) => String(r.IPAddress)));
-      const kind =
-        rule.ipVersion === 'IPV6'
-          ? 'ipv6'
-          : String(rule.loadBalancingScheme).startsWith('INTERNAL')
-            ? 'internal'
-            : 'external';
+      // Internal and Private Service Connect rules (PSC rules have no scheme) take an address
+      // of the VPC; external rules a public one.
+      const scheme = rule.loadBalancingScheme;
+      const internal = scheme === undefined || String(scheme).startsWith('INTERNAL');
+      const kind = rule.ipVersion === 'IPV6' ? 'ipv6' : internal ? 'internal' : 'external';
       rule.IPAddress = allocateAddress(kind, inUse);
     }
     rule.labelFingerprint = labelFingerprintOf(rule.labels as Record<string, string> | undefined);

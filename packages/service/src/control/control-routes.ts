@@ -15,7 +15,8 @@ export const CONTROL_PREFIX = '/_listkit';
  * loopback unless told otherwise):
  *
  * - `GET  /_listkit/health`
- * - `POST /_listkit/reset` — wipe every store and replay the seed
+ * - `POST /_listkit/reset` — wipe every store, restore the configured operation policy, and
+ *   replay the seed (the clock is left as it is)
  * - `POST /_listkit/seed` — add resources (`{ forwardingRules: [{ project, region, rule }],
  *   orders: [{ packageName, orderId, kind, recurring, purchaseTime, … }] }`)
  * - `GET  /_listkit/state` — every resource, operation and order (orders with their full state)
