@@ -26,6 +26,18 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
     project: c.req.param('project')!,
     region: c.req.param('region')!,
   });
+  /** Starts a call on a regional collection and checks `permission` on the region. */
+  const regional = (
+    c: Context<EmulatorEnv>,
+    method: string,
+    scopes: readonly string[],
+    permission: string,
+  ) => {
+    const principal = begin(c, method, scopes);
+    const { project, region } = where(c);
+    requirePermission(principal, project, permission, `projects/${project}/regions/${region}`);
+    return { principal, project, region };
+  };
 
   app.post(`${REGIONAL}/forwardingRules`, async (c) => {
     const principal = begin(c, 'compute.forwardingRules.insert', WRITE_SCOPES);
@@ -77,13 +89,11 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
   });
 
   app.get(`${REGIONAL}/forwardingRules`, async (c) => {
-    const principal = begin(c, 'compute.forwardingRules.list', READ_SCOPES);
-    const { project, region } = where(c);
-    requirePermission(
-      principal,
-      project,
+    const { project, region } = regional(
+      c,
       'compute.forwardingRules.list',
-      `projects/${project}/regions/${region}`,
+      READ_SCOPES,
+      'compute.forwardingRules.list',
     );
     const query = listQuery(c.req.url);
     const page = await runList(query, () =>
@@ -136,51 +146,43 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
   });
 
   app.get(`${REGIONAL}/operations/:operation`, (c) => {
-    const principal = begin(c, 'compute.regionOperations.get', READ_SCOPES);
-    const { project, region } = where(c);
-    requirePermission(
-      principal,
-      project,
+    const { project, region } = regional(
+      c,
       'compute.regionOperations.get',
-      `projects/${project}/regions/${region}`,
+      READ_SCOPES,
+      'compute.regionOperations.get',
     );
     return c.json(state.operations.get(project, region, c.req.param('operation')));
   });
 
   app.post(`${REGIONAL}/operations/:operation/wait`, async (c) => {
-    const principal = begin(c, 'compute.regionOperations.wait', READ_SCOPES);
-    const { project, region } = where(c);
-    requirePermission(
-      principal,
-      project,
+    const { project, region } = regional(
+      c,
+      'compute.regionOperations.wait',
+      READ_SCOPES,
       'compute.regionOperations.get',
-      `projects/${project}/regions/${region}`,
     );
     await readJsonBody(c.req.raw, state.bodyLimit); // the Node client sends the two bytes ""
     return c.json(await state.operations.wait(project, region, c.req.param('operation')));
   });
 
   app.delete(`${REGIONAL}/operations/:operation`, (c) => {
-    const principal = begin(c, 'compute.regionOperations.delete', WRITE_SCOPES);
-    const { project, region } = where(c);
-    requirePermission(
-      principal,
-      project,
+    const { project, region } = regional(
+      c,
       'compute.regionOperations.delete',
-      `projects/${project}/regions/${region}`,
+      WRITE_SCOPES,
+      'compute.regionOperations.delete',
     );
     state.operations.delete(project, region, c.req.param('operation'));
     return c.json({});
   });
 
   app.get(`${REGIONAL}/operations`, async (c) => {
-    const principal = begin(c, 'compute.regionOperations.list', READ_SCOPES);
-    const { project, region } = where(c);
-    requirePermission(
-      principal,
-      project,
+    const { project, region } = regional(
+      c,
       'compute.regionOperations.list',
-      `projects/${project}/regions/${region}`,
+      READ_SCOPES,
+      'compute.regionOperations.list',
     );
     const query = listQuery(c.req.url);
     const page = await runList(query, () =>
