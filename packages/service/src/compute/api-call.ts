@@ -1,9 +1,12 @@
 import { type ListPage, resolvePageSize } from '@listkit/query';
 import type { Context } from 'hono';
-import { type Principal, requireScope } from '../auth/auth.js';
+import { type Principal, requirePermission, requireScope } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { listErrorToApiError } from '../http/list-errors.js';
 import { booleanParam, queryParams, uint32Param } from '../http/query.js';
+import { resourceName } from './forwarding-rules.js';
+import type { OperationStart } from './operations.js';
+import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 
 /** Scopes of Compute Engine methods that change resources. */
 export const WRITE_SCOPES = ['compute', 'cloud-platform'];
@@ -26,6 +29,44 @@ export function beginCall(
   c.set('principal', principal.identity);
   requireScope(principal, scopes);
   return principal;
+}
+
+/**
+ * The start of a call on one forwarding rule (`…/forwardingRules/{name}…`): {@link beginCall},
+ * then `permission` on `projects/p/regions/r/forwardingRules/name`.
+ */
+export function beginRuleCall(
+  c: Context<EmulatorEnv>,
+  state: EmulatorState,
+  method: string,
+  scopes: readonly string[],
+  permission: string,
+): { principal: Principal; project: string; region: string; name: string } {
+  const principal = beginCall(c, state, method, scopes);
+  const project = c.req.param('project')!;
+  const region = c.req.param('region')!;
+  const name = c.req.param('name')!;
+  requirePermission(principal, project, permission, resourceName(project, region, name));
+  return { principal, project, region, name };
+}
+
+/** Starts the operation that tracks a change of a forwarding rule. */
+export function startRuleOperation(
+  state: EmulatorState,
+  where: { project: string; region: string },
+  operationType: string,
+  rule: ForwardingRuleJson,
+  principal: Principal,
+  extra: Pick<OperationStart, 'policy' | 'requestId'> = {},
+) {
+  return state.operations.start({
+    ...where,
+    operationType,
+    targetLink: String(rule.selfLink),
+    targetId: String(rule.id),
+    user: principal.identity,
+    ...extra,
+  });
 }
 
 /** The list parameters of a Compute Engine list call, checked. */

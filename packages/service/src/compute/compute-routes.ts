@@ -6,11 +6,13 @@ import { readJsonBody } from '../http/body.js';
 import { queryParams } from '../http/query.js';
 import {
   beginCall,
+  beginRuleCall,
   listAnswer,
   listAnswerJson,
   listQuery,
   READ_SCOPES,
   runList,
+  startRuleOperation,
   WRITE_SCOPES,
 } from './api-call.js';
 import { resourceName } from './forwarding-rules.js';
@@ -76,16 +78,9 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       requirePermission(principal, project, 'compute.subnetworks.use', String(input.subnetwork));
     }
     const rule = state.forwardingRules.insert(project, region, body);
-    const op = state.operations.start({
-      project,
-      region,
-      operationType: 'insert',
-      targetLink: String(rule.selfLink),
-      targetId: String(rule.id),
-      user: principal.identity,
-      requestId,
-    });
-    return c.json(op);
+    return c.json(
+      startRuleOperation(state, { project, region }, 'insert', rule, principal, { requestId }),
+    );
   });
 
   app.get(`${REGIONAL}/forwardingRules`, async (c) => {
@@ -110,39 +105,26 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
   });
 
   app.get(`${REGIONAL}/forwardingRules/:name`, (c) => {
-    const principal = begin(c, 'compute.forwardingRules.get', READ_SCOPES);
-    const { project, region } = where(c);
-    const name = c.req.param('name');
-    requirePermission(
-      principal,
-      project,
+    const { project, region, name } = beginRuleCall(
+      c,
+      state,
       'compute.forwardingRules.get',
-      resourceName(project, region, name),
+      READ_SCOPES,
+      'compute.forwardingRules.get',
     );
     return c.json(state.forwardingRules.get(project, region, name));
   });
 
   app.delete(`${REGIONAL}/forwardingRules/:name`, (c) => {
-    const principal = begin(c, 'compute.forwardingRules.delete', WRITE_SCOPES);
-    const { project, region } = where(c);
-    const name = c.req.param('name');
-    requirePermission(
-      principal,
-      project,
+    const { principal, project, region, name } = beginRuleCall(
+      c,
+      state,
       'compute.forwardingRules.delete',
-      resourceName(project, region, name),
+      WRITE_SCOPES,
+      'compute.forwardingRules.delete',
     );
     const rule = state.forwardingRules.delete(project, region, name);
-    return c.json(
-      state.operations.start({
-        project,
-        region,
-        operationType: 'delete',
-        targetLink: String(rule.selfLink),
-        targetId: String(rule.id),
-        user: principal.identity,
-      }),
-    );
+    return c.json(startRuleOperation(state, { project, region }, 'delete', rule, principal));
   });
 
   app.get(`${REGIONAL}/operations/:operation`, (c) => {

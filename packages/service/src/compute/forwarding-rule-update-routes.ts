@@ -1,10 +1,17 @@
 import type { Context, Hono } from 'hono';
-import { type Principal, requirePermission } from '../auth/auth.js';
+import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { readJsonBody } from '../http/body.js';
-import { beginCall, listQuery, READ_SCOPES, runList, WRITE_SCOPES } from './api-call.js';
+import {
+  beginCall,
+  beginRuleCall,
+  listQuery,
+  READ_SCOPES,
+  runList,
+  startRuleOperation,
+  WRITE_SCOPES,
+} from './api-call.js';
 import { applyPatch, applySetLabels, checkPatchedRule } from './forwarding-rule-update.js';
-import { resourceName } from './forwarding-rules.js';
 import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 
 const REGIONAL = '/compute/v1/projects/:project/regions/:region';
@@ -15,15 +22,12 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     beginCall(c, state, method, scopes);
 
   app.post(`${REGIONAL}/forwardingRules/:name/setLabels`, async (c) => {
-    const principal = begin(c, 'compute.forwardingRules.setLabels', WRITE_SCOPES);
-    const project = c.req.param('project');
-    const region = c.req.param('region');
-    const name = c.req.param('name');
-    requirePermission(
-      principal,
-      project,
+    const { principal, project, region, name } = beginRuleCall(
+      c,
+      state,
       'compute.forwardingRules.setLabels',
-      resourceName(project, region, name),
+      WRITE_SCOPES,
+      'compute.forwardingRules.setLabels',
     );
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
     // No await from here on: of concurrent setLabels with one fingerprint, exactly one wins.
@@ -34,20 +38,19 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     );
     // Recorded from the real API: setLabels is already DONE in its first answer.
     return c.json(
-      start(state, project, region, 'setLabels', rule, principal, { mode: 'duration', ms: 0 }),
+      startRuleOperation(state, { project, region }, 'setLabels', rule, principal, {
+        policy: { mode: 'duration', ms: 0 },
+      }),
     );
   });
 
   app.patch(`${REGIONAL}/forwardingRules/:name`, async (c) => {
-    const principal = begin(c, 'compute.forwardingRules.patch', WRITE_SCOPES);
-    const project = c.req.param('project');
-    const region = c.req.param('region');
-    const name = c.req.param('name');
-    requirePermission(
-      principal,
-      project,
+    const { principal, project, region, name } = beginRuleCall(
+      c,
+      state,
+      'compute.forwardingRules.patch',
+      WRITE_SCOPES,
       'compute.forwardingRules.update',
-      resourceName(project, region, name),
     );
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
     // No await from here on: of concurrent patches with one fingerprint, exactly one wins.
@@ -60,7 +63,7 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
       existing: state.forwardingRules.inRegion(project, region),
     });
     const rule = state.forwardingRules.replace(project, region, patched);
-    return c.json(start(state, project, region, 'patch', rule, principal));
+    return c.json(startRuleOperation(state, { project, region }, 'patch', rule, principal));
   });
 
   app.get('/compute/v1/projects/:project/aggregated/forwardingRules', async (c) => {
@@ -85,25 +88,5 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
       selfLink: `${state.urls.project(project)}/aggregated/forwardingRules`,
     });
-  });
-}
-
-function start(
-  state: EmulatorState,
-  project: string,
-  region: string,
-  operationType: string,
-  rule: ForwardingRuleJson,
-  principal: Principal,
-  policy?: { mode: 'duration'; ms: number },
-) {
-  return state.operations.start({
-    project,
-    region,
-    operationType,
-    targetLink: String(rule.selfLink),
-    targetId: String(rule.id),
-    user: principal.identity,
-    ...(policy ? { policy } : {}),
   });
 }
