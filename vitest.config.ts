@@ -7,6 +7,7 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: [
+      { find: /^@listkit\/query\/sql$/, replacement: src('./packages/query/src/sql/index.ts') },
       { find: /^@listkit\/query\/re2-wasm$/, replacement: src('./packages/query/src/re2-wasm.ts') },
       { find: /^@listkit\/query$/, replacement: src('./packages/query/src/index.ts') },
       { find: /^@listkit\/service$/, replacement: src('./packages/service/src/index.ts') },

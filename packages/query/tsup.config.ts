@@ -6,6 +6,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     're2-wasm': 'src/re2-wasm.ts',
+    sql: 'src/sql/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

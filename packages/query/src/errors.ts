@@ -43,7 +43,9 @@ export type ListkitErrorCode =
   | 'malformed_page_token'
   | 'tampered_page_token'
   | 'page_token_query_mismatch'
-  | 'expired_page_token';
+  | 'expired_page_token'
+  // storage
+  | 'query_timeout';
 
 /** A problem found in a filter, an orderBy or a page token, as plain data. */
 export interface Problem {

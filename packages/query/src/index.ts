@@ -82,3 +82,4 @@ export {
 } from './schema/field-type.js';
 export { parseInt64 } from './schema/int64.js';
 export { compareInstants, type Instant, parseTimestamp } from './schema/timestamp.js';
+export * from './sql/index.js';

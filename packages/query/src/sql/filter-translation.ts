@@ -1,0 +1,483 @@
+import type { CheckedNode, FieldRef, Operand, PathStep } from '../filter/checked.js';
+import { compileGlob, hasWildcard } from '../filter/glob.js';
+import type { RegexEngine } from '../filter/regex/regex-engine.js';
+import type { FieldType } from '../schema/field-type.js';
+import { regexLiteralPrefix, translateRegex } from './regex-translation.js';
+import { escapeLike, isStorableText, type Parameters, quoteLiteral } from './sql-text.js';
+import { nanosText, type SqlColumn, type SqlTable } from './table.js';
+
+/**
+ * A filter as a SQL condition. `exact` means the condition selects exactly the resources the
+ * in-memory engine matches; otherwise it selects a superset and the residual predicate decides.
+ */
+export interface Translation {
+  sql: string;
+  exact: boolean;
+}
+
+/** What the translation reads and writes. */
+export interface TranslationContext {
+  table: SqlTable;
+  params: Parameters;
+  /** Evaluates regex patterns against enum and bool values at plan time. */
+  regexEngine: RegexEngine;
+  /** Numbers the aliases of list-element subqueries within one statement. */
+  aliases: { count: number };
+}
+
+const ALL: Translation = { sql: 'TRUE', exact: true };
+/** Nothing pushed down for this node: the residual predicate decides. */
+const RESIDUAL: Translation = { sql: 'TRUE', exact: false };
+
+/**
+ * Translates a checked filter to a two-valued SQL condition: every leaf is wrapped so that an
+ * unknown (NULL) result is false, as in the in-memory engine, so NOT never meets a NULL.
+ */
+export function translateFilter(node: CheckedNode, context: TranslationContext): Translation {
+  const mark = context.params.values.length;
+  const result = translateNode(node, context);
+  // A subtree that pushes nothing down leaves no parameters behind (PostgreSQL rejects unused
+  // parameters whose type it cannot infer).
+  if (result.sql === 'TRUE') context.params.values.length = mark;
+  return result;
+}
+
+function translateNode(node: CheckedNode, context: TranslationContext): Translation {
+  switch (node.type) {
+    case 'all':
+      return ALL;
+    case 'and': {
+      const parts = node.operands.map((n) => translateFilter(n, context));
+      const pushed = parts.filter((p) => p.sql !== 'TRUE');
+      return {
+        sql: pushed.length === 0 ? 'TRUE' : pushed.map((p) => `(${p.sql})`).join(' AND '),
+        exact: parts.every((p) => p.exact),
+      };
+    }
+    case 'or': {
+      const parts = node.operands.map((n) => translateFilter(n, context));
+      // One branch that cannot be narrowed lets any row through the OR.
+      if (parts.some((p) => !p.exact)) return RESIDUAL;
+      return { sql: parts.map((p) => `(${p.sql})`).join(' OR '), exact: true };
+    }
+    case 'not': {
+      const inner = translateFilter(node.operand, context);
+      // The complement of a superset is not a superset: only an exact operand can be negated.
+      return inner.exact ? { sql: `NOT (${inner.sql})`, exact: true } : RESIDUAL;
+    }
+    case 'compare':
+      return compare(node.field, node.comparator, node.operand, context);
+    case 'search':
+      return search(node.fields, node.text, node.literalStars, context);
+    case 'regex': {
+      const eq = regex(node.field, node.pattern, context);
+      if (node.operator === 'eq') return eq;
+      return eq.exact ? { sql: `NOT (${eq.sql})`, exact: true } : RESIDUAL;
+    }
+    case 'call':
+      return RESIDUAL;
+  }
+}
+
+/** Where a field's value comes from: a typed column, or a `jsonb` value reached by a path. */
+type Source =
+  | { kind: 'column'; column: SqlColumn; guards: string[] }
+  | { kind: 'json'; expr: string; guards: string[]; defaultable: boolean };
+
+/**
+ * Resolves a path without `each` steps. Scalars reachable through messages have columns; the
+ * rest is read from a `jsonb` column (maps, lists) or from the document (messages).
+ */
+function source(steps: readonly PathStep[], context: TranslationContext): Source {
+  const { table } = context;
+  const fieldSteps: string[] = [];
+  for (const step of steps) {
+    if (step.kind !== 'field') break;
+    fieldSteps.push(step.name);
+  }
+  if (fieldSteps.length === steps.length) {
+    const column = table.column(fieldSteps.join('.'));
+    if (column && column.sqlType !== 'jsonb') {
+      // NULL in a nested column means an absent parent (false for every comparison), except for
+      // kinds whose unset value is NULL too; those check the parent in the document.
+      const needsParent = fieldSteps.length > 1 && ['integer', 'numeric'].includes(column.sqlType);
+      return {
+        kind: 'column',
+        column,
+        guards: needsParent ? parentGuards(table.document, fieldSteps) : [],
+      };
+    }
+  }
+  for (let i = fieldSteps.length; i > 0; i--) {
+    const column = table.column(fieldSteps.slice(0, i).join('.'));
+    if (column?.sqlType === 'jsonb') {
+      return jsonWalk(
+        column.name,
+        steps.slice(i),
+        context,
+        i > 1 ? parentGuards(table.document, fieldSteps.slice(0, i)) : [],
+      );
+    }
+  }
+  return jsonWalk(table.document, steps, context, []);
+}
+
+/** Guards that every message on the way to a nested field is present in the document. */
+function parentGuards(document: string, steps: readonly string[]): string[] {
+  const guards: string[] = [];
+  let expr = document;
+  for (const step of steps.slice(0, -1)) {
+    expr = `${expr} -> ${quoteLiteral(step)}`;
+    guards.push(`jsonb_typeof(${expr}) = 'object'`);
+  }
+  return guards;
+}
+
+function jsonWalk(
+  base: string,
+  steps: readonly PathStep[],
+  context: TranslationContext,
+  guards: string[],
+): Source {
+  let expr = base;
+  let defaultable = steps.length === 0;
+  const all = [...guards];
+  for (const step of steps) {
+    if (step.kind === 'each') throw new Error('each steps are walked by the caller');
+    if (expr !== context.table.document) all.push(`jsonb_typeof(${expr}) = 'object'`);
+    if (step.kind === 'field') {
+      expr = `(${expr} -> ${quoteLiteral(step.name)})`;
+      defaultable = true;
+    } else {
+      expr = `(${expr} -> ${context.params.add(step.name, 'text')})`;
+      all.push(`${expr} IS NOT NULL`);
+      defaultable = false;
+    }
+  }
+  return { kind: 'json', expr, guards: all, defaultable };
+}
+
+/**
+ * Applies a leaf test to the value a path reaches. Paths that cross a list test every element
+ * reached (an EXISTS over `jsonb_array_elements`), as the in-memory collector does.
+ */
+function onPath(
+  steps: readonly PathStep[],
+  context: TranslationContext,
+  test: (source: Source) => string | undefined,
+): Translation {
+  const each = steps.findIndex((s) => s.kind === 'each');
+  if (each < 0) {
+    const src = source(steps, context);
+    const sql = test(src);
+    if (sql === undefined) return RESIDUAL;
+    return { sql: twoValued([...src.guards, sql]), exact: true };
+  }
+  const list = source(steps.slice(0, each), context);
+  if (list.kind !== 'json') return RESIDUAL;
+  const alias = `e${++context.aliases.count}`;
+  const rest = steps.slice(each + 1);
+  const element = `${alias}.v`;
+  const inner =
+    rest.length === 0
+      ? (() => {
+          const sql = test({ kind: 'json', expr: element, guards: [], defaultable: false });
+          return sql === undefined ? undefined : { sql: twoValued([sql]), exact: true };
+        })()
+      : onPathFrom(element, rest, context, test);
+  if (!inner?.exact) return RESIDUAL;
+  const array = `CASE WHEN jsonb_typeof(${list.expr}) = 'array' THEN ${list.expr} END`;
+  return {
+    sql: twoValued([
+      ...list.guards,
+      `EXISTS (SELECT 1 FROM jsonb_array_elements(${array}) AS ${alias}(v) WHERE ${inner.sql})`,
+    ]),
+    exact: true,
+  };
+}
+
+/** {@link onPath} over a `jsonb` value (a list element) instead of a row. */
+function onPathFrom(
+  base: string,
+  steps: readonly PathStep[],
+  context: TranslationContext,
+  test: (source: Source) => string | undefined,
+): Translation | undefined {
+  const each = steps.findIndex((s) => s.kind === 'each');
+  if (each >= 0) return undefined; // lists of lists: left to the residual
+  const src = jsonWalk(base, steps, context, []);
+  // The element itself must be an object for its fields to be read.
+  src.guards.unshift(`jsonb_typeof(${base}) = 'object'`);
+  const sql = test(src);
+  return sql === undefined ? undefined : { sql: twoValued([...src.guards, sql]), exact: true };
+}
+
+/** A conjunction whose NULL (unknown) is false. */
+function twoValued(conditions: string[]): string {
+  return `COALESCE(${conditions.map((c) => `(${c})`).join(' AND ')}, false)`;
+}
+
+const DEFAULT_JSON: Partial<Record<FieldType['kind'], string>> = {
+  string: `'""'::jsonb`,
+  int64: `'0'::jsonb`,
+  double: `'0'::jsonb`,
+  bool: `'false'::jsonb`,
+};
+
+/**
+ * The SQL value of a scalar: a column in its encoding, or a `jsonb` value converted (with the
+ * type's default when the last field is absent). Undefined when there is no exact conversion.
+ */
+function scalar(src: Source, type: FieldType): { expr: string; json: boolean } | undefined {
+  if (src.kind === 'column') {
+    const expr = src.column.sqlType === 'text' ? `${src.column.name} COLLATE "C"` : src.column.name;
+    return { expr, json: false };
+  }
+  const fallback = DEFAULT_JSON[type.kind];
+  const x = src.defaultable && fallback ? `COALESCE(${src.expr}, ${fallback})` : src.expr;
+  switch (type.kind) {
+    case 'string':
+    case 'enum':
+      return { expr: `(${x} #>> '{}') COLLATE "C"`, json: true };
+    case 'int64':
+      return { expr: `(${x} #>> '{}')::numeric`, json: true };
+    case 'double':
+      return { expr: `(${x} #>> '{}')::float8`, json: true };
+    case 'bool':
+      return { expr: `(${x} = 'true'::jsonb)`, json: true };
+    default:
+      return undefined;
+  }
+}
+
+const SQL_OPERATOR: Readonly<Record<string, string>> = {
+  '=': '=',
+  ':': '=',
+  '!=': '<>',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
+
+/** An AIP-160 wildcard string as a LIKE pattern: `*` is `%`, everything else stands for itself. */
+function likePattern(glob: string, literalStars: readonly number[]): string {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    out += c === '*' && !literalStars.includes(i) ? '%' : escapeLike(c);
+  }
+  return out;
+}
+
+function compare(
+  field: FieldRef,
+  comparator: string,
+  operand: Operand,
+  context: TranslationContext,
+): Translation {
+  const { params } = context;
+  const steps = field.steps;
+  if (operand.kind === 'presence') return onPath(steps, context, (src) => presence(src, context));
+  if (operand.kind === 'key') {
+    if (!isStorableText(operand.value)) return RESIDUAL;
+    return onPath(steps, context, (src) => {
+      const map = src.kind === 'json' ? src.expr : undefined;
+      if (!map) return undefined;
+      return `jsonb_typeof(${map}) = 'object' AND ${map} ? ${params.add(operand.value, 'text')}`;
+    });
+  }
+  if (operand.kind === 'element') {
+    const element = field.type.kind === 'repeated' ? field.type.element : field.type;
+    const inner = operand.element;
+    return onPath(steps, context, (src) => {
+      if (src.kind !== 'json') return undefined;
+      if (inner.kind === 'string' && !hasWildcard(inner.value, inner.literalStars)) {
+        if (!isStorableText(inner.value)) return undefined;
+        // Containment: a GIN index on the column answers it.
+        return `${src.expr} @> ${params.add(JSON.stringify([inner.value]), 'jsonb')}`;
+      }
+      const alias = `e${++context.aliases.count}`;
+      const test = leaf(
+        { kind: 'json', expr: `${alias}.v`, guards: [], defaultable: false },
+        element,
+        '=',
+        inner,
+        context,
+      );
+      if (test === undefined) return undefined;
+      const array = `CASE WHEN jsonb_typeof(${src.expr}) = 'array' THEN ${src.expr} END`;
+      return `EXISTS (SELECT 1 FROM jsonb_array_elements(${array}) AS ${alias}(v) WHERE COALESCE(${test}, false))`;
+    });
+  }
+  // A map value compared for equality: containment, which a GIN index on the map answers.
+  const last = steps[steps.length - 1];
+  if (
+    last?.kind === 'key' &&
+    operand.kind === 'string' &&
+    comparator === '=' &&
+    field.type.kind === 'string' &&
+    !hasWildcard(operand.value, operand.literalStars) &&
+    isStorableText(operand.value) &&
+    isStorableText(last.name) &&
+    !steps.some((s) => s.kind === 'each')
+  ) {
+    const mapSource = source(steps.slice(0, -1), context);
+    if (mapSource.kind === 'json' && mapSource.expr.startsWith('"')) {
+      const sql = `${mapSource.expr} @> ${params.add(JSON.stringify({ [last.name]: operand.value }), 'jsonb')}`;
+      return { sql: twoValued([...mapSource.guards, sql]), exact: true };
+    }
+  }
+  return onPath(steps, context, (src) => leaf(src, field.type, comparator, operand, context));
+}
+
+/** Proto3 presence of a `jsonb` value, as the in-memory `isPresent`. */
+function presence(src: Source, context: TranslationContext): string | undefined {
+  let x: string;
+  if (src.kind === 'json') x = src.expr;
+  else {
+    // Read presence from the document: a column cannot tell '0' text or unset from a default.
+    x = documentValue(src.column, context);
+  }
+  return `CASE jsonb_typeof(${x}) WHEN 'string' THEN ${x} NOT IN ('""'::jsonb, '"0"'::jsonb) WHEN 'number' THEN ${x} <> '0'::jsonb WHEN 'boolean' THEN ${x} = 'true'::jsonb WHEN 'array' THEN ${x} <> '[]'::jsonb WHEN 'object' THEN ${x} <> '{}'::jsonb ELSE false END`;
+}
+
+/** One comparison of a scalar value with a typed operand; undefined when it cannot push down. */
+function leaf(
+  src: Source,
+  type: FieldType,
+  comparator: string,
+  operand: Operand,
+  context: TranslationContext,
+): string | undefined {
+  const { params } = context;
+  const value = scalar(src, type);
+  if (!value) return undefined;
+  const v = value.expr;
+  const op = SQL_OPERATOR[comparator]!;
+  switch (operand.kind) {
+    case 'string': {
+      if (type.kind !== 'string' || !isStorableText(operand.value)) return undefined;
+      if (comparator === ':') {
+        const pattern = `%${likePattern(operand.value, operand.literalStars)}%`;
+        return `${v} LIKE ${params.add(pattern, 'text')} ESCAPE '\\'`;
+      }
+      if (
+        (comparator === '=' || comparator === '!=') &&
+        hasWildcard(operand.value, operand.literalStars)
+      ) {
+        const pattern = likePattern(operand.value, operand.literalStars);
+        return `${v} ${comparator === '=' ? 'LIKE' : 'NOT LIKE'} ${params.add(pattern, 'text')} ESCAPE '\\'`;
+      }
+      return `${v} ${op} ${params.add(operand.value, 'text')}`;
+    }
+    case 'int64':
+      return `${v} ${op} ${params.add(operand.value.toString(), value.json ? 'numeric' : 'bigint')}`;
+    case 'double':
+      return `${v} ${op} ${params.add(String(operand.value), 'float8')}`;
+    case 'bool':
+      return `${v} ${comparator === '!=' ? '<>' : '='} ${params.add(String(operand.value), 'boolean')}`;
+    case 'enum': {
+      if (type.kind !== 'enum') return undefined;
+      const want = value.json
+        ? params.add(operand.value, 'text')
+        : params.add(String(type.values.indexOf(operand.value)), 'integer');
+      // Unset is NULL: it differs from every value.
+      return comparator === '!=' ? `${v} IS DISTINCT FROM ${want}` : `${v} = ${want}`;
+    }
+    case 'timestamp':
+    case 'duration': {
+      if (value.json) return undefined;
+      const want = params.add(nanosText(operand.value.seconds, operand.value.nanos), 'numeric');
+      return comparator === '!=' ? `(${v} IS NULL OR ${v} <> ${want})` : `${v} ${op} ${want}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A bare value: a substring of any searchable string field. */
+function search(
+  fields: readonly FieldRef[],
+  text: string,
+  literalStars: readonly number[],
+  context: TranslationContext,
+): Translation {
+  if (!isStorableText(text)) return RESIDUAL;
+  const stars = literalStars.map((i) => i + 1);
+  const glob = `*${text}*`;
+  const matchesEmpty = compileGlob(glob, stars)('');
+  const parts: string[] = [];
+  for (const field of fields) {
+    const part = onPath(field.steps, context, (src) => {
+      const value = scalar(src, field.type);
+      if (!value) return undefined;
+      if (!matchesEmpty) {
+        const pattern = context.params.add(likePattern(glob, stars), 'text');
+        return `${value.expr} LIKE ${pattern} ESCAPE '\\'`;
+      }
+      // Every string matches: only whether the field is set as a string remains.
+      const text = src.kind === 'column' ? documentValue(src.column, context) : src.expr;
+      return `jsonb_typeof(${text}) = 'string'`;
+    });
+    if (!part.exact) return RESIDUAL;
+    parts.push(part.sql);
+  }
+  return parts.length === 0
+    ? { sql: 'FALSE', exact: true }
+    : { sql: parts.map((p) => `(${p})`).join(' OR '), exact: true };
+}
+
+/** A regex-style term (full match of the field's canonical text). */
+function regex(field: FieldRef, pattern: string, context: TranslationContext): Translation {
+  const { params, regexEngine } = context;
+  const type = field.type;
+  if (type.kind === 'enum' || type.kind === 'bool') {
+    // Few values: test each at plan time and push down the set that matches.
+    const candidates = type.kind === 'enum' ? type.values : ['false', 'true'];
+    const compiled = regexEngine.compile(pattern);
+    let matching: string[];
+    try {
+      matching = candidates.filter((c) => compiled.fullMatch(c));
+    } finally {
+      compiled.dispose();
+    }
+    return onPath(field.steps, context, (src) => {
+      const value = scalar(src, type);
+      if (!value) return undefined;
+      if (type.kind === 'bool') {
+        if (matching.length === 2) return `${value.expr} IS NOT NULL`;
+        if (matching.length === 0) return 'FALSE';
+        return `${value.expr} = ${params.add(matching[0]!, 'boolean')}`;
+      }
+      return value.json
+        ? `${value.expr} = ANY(${params.add(`{${matching.map((m) => JSON.stringify(m)).join(',')}}`, 'text[]')})`
+        : `${value.expr} = ANY(${params.add(`{${matching.map((m) => candidates.indexOf(m)).join(',')}}`, 'integer[]')})`;
+    });
+  }
+  if (type.kind !== 'string' && type.kind !== 'int64') return RESIDUAL;
+  const translated = translateRegex(pattern);
+  if (translated !== undefined) {
+    return onPath(field.steps, context, (src) => {
+      const value = scalar(src, type);
+      if (!value) return undefined;
+      const text = type.kind === 'int64' ? `(${value.expr})::text COLLATE "C"` : value.expr;
+      return `${text} ~ ${params.add(translated, 'text')}`;
+    });
+  }
+  // Not portable: narrow by the literal prefix (an index range), and let RE2 decide the rest.
+  const prefix = type.kind === 'string' ? regexLiteralPrefix(pattern) : '';
+  if (prefix === '') return RESIDUAL;
+  const narrowed = onPath(field.steps, context, (src) => {
+    const value = scalar(src, type);
+    if (!value) return undefined;
+    return `${value.expr} LIKE ${params.add(`${escapeLike(prefix)}%`, 'text')} ESCAPE '\\'`;
+  });
+  return { sql: narrowed.sql, exact: false };
+}
+
+/** A column's field read from the document instead (NULL when it or a parent is absent). */
+function documentValue(column: SqlColumn, context: TranslationContext): string {
+  const steps = column.steps.map((name): PathStep => ({ kind: 'field', name }));
+  return (jsonWalk(context.table.document, steps, context, []) as { expr: string }).expr;
+}

@@ -1,0 +1,16 @@
+// @listkit/query/sql: list calls planned for PostgreSQL. Pure: no I/O, no drivers.
+
+export { listFromSql, type SqlListOptions, type SqlRunner } from './list-from-sql.js';
+export {
+  DEFAULT_SCAN_BUDGET,
+  listStatementSettings,
+  planListQuery,
+  readPlannedPage,
+  type SqlListPlan,
+  type SqlListQuery,
+  type SqlPlanOptions,
+  type SqlStatement,
+} from './plan.js';
+export { regexLiteralPrefix, translateRegex } from './regex-translation.js';
+export { type SuggestIndexesOptions, suggestIndexes } from './suggested-indexes.js';
+export { type SqlColumn, type SqlTable, type SqlTableOptions, sqlTable } from './table.js';

@@ -1,0 +1,111 @@
+import { ListkitError } from '../errors.js';
+import { type CompileOptions, compileFilter } from '../filter/compile.js';
+import type { ListPage, ListRequest } from '../list/collection.js';
+import { parseOrderBy } from '../order-by/order-by.js';
+import type { PageTokenCodec } from '../page-token/page-token-codec.js';
+import {
+  listStatementSettings,
+  planListQuery,
+  readPlannedPage,
+  type SqlPlanOptions,
+  type SqlStatement,
+} from './plan.js';
+import type { SqlTable } from './table.js';
+
+/**
+ * Runs statements in order in ONE transaction on one connection and returns the rows of the
+ * last. The settings statement uses `set_config(…, true)`, which lasts until the transaction ends.
+ */
+export type SqlRunner = (
+  statements: readonly SqlStatement[],
+) => Promise<readonly Record<string, unknown>[]>;
+
+/** Options of {@link listFromSql}. */
+export interface SqlListOptions extends CompileOptions, SqlPlanOptions {
+  table: SqlTable;
+  /** Seals and opens page tokens: the same codec as a Collection's gives interchangeable tokens. */
+  pageTokens: PageTokenCodec;
+  run: SqlRunner;
+  /** Statement timeout in milliseconds (default 5,000); exceeding it throws `query_timeout`. */
+  statementTimeoutMs?: number;
+}
+
+/**
+ * Answers one list call from PostgreSQL exactly as {@link Collection.list} answers it from
+ * memory (same pages, same token bindings): plans the statement, runs it through `run`, applies
+ * the residual and seals the next page token.
+ *
+ * @example
+ * ```ts
+ * const run: SqlRunner = async (statements) => {
+ *   const client = await pool.connect();
+ *   try {
+ *     await client.query('BEGIN');
+ *     let rows: Record<string, unknown>[] = [];
+ *     for (const s of statements) rows = (await client.query(s.text, [...s.params])).rows;
+ *     await client.query('COMMIT');
+ *     return rows;
+ *   } catch (e) {
+ *     await client.query('ROLLBACK');
+ *     throw e;
+ *   } finally {
+ *     client.release();
+ *   }
+ * };
+ * const page = await listFromSql({ filter: 'name = web-*', pageSize: 500 }, { table, pageTokens, run });
+ * ```
+ */
+export async function listFromSql<T extends object>(
+  request: ListRequest,
+  options: SqlListOptions,
+): Promise<ListPage<T>> {
+  const { pageSize } = request;
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
+    const text = String(pageSize);
+    throw ListkitError.of(
+      'invalid_page_size',
+      `page size must be a positive integer, not ${text}`,
+      { start: 0, end: text.length },
+      text,
+    );
+  }
+  const { table } = options;
+  const order = parseOrderBy<T>(request.orderBy ?? '', table.schema);
+  const filter = compileFilter<T>(request.filter ?? '', table.schema, options);
+  try {
+    const binding = {
+      parent: request.parent,
+      filter: filter.canonical,
+      orderBy: order.canonical,
+      context: request.context,
+    };
+    const cursor = request.pageToken
+      ? await options.pageTokens.open(request.pageToken, binding)
+      : undefined;
+    const plan = planListQuery(table, { filter, order, cursor, pageSize }, options);
+    const timeout = options.statementTimeoutMs ?? 5000;
+    let rows: readonly Record<string, unknown>[];
+    try {
+      rows = await options.run([listStatementSettings(timeout), plan]);
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code === '57014') {
+        throw ListkitError.of(
+          'query_timeout',
+          `the list query took longer than ${timeout} ms; narrow the filter or use an ordering with an index`,
+          { start: 0, end: 0 },
+          '',
+        );
+      }
+      throw error;
+    }
+    const resources = rows.map((row) => {
+      const value = row.resource;
+      return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+    });
+    const page = readPlannedPage(plan, resources);
+    if (!page.next) return { items: page.items };
+    return { items: page.items, nextPageToken: await options.pageTokens.seal(page.next, binding) };
+  } finally {
+    filter.dispose();
+  }
+}

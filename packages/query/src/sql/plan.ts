@@ -1,0 +1,152 @@
+import type { CompiledFilter } from '../filter/compile.js';
+import { re2jsEngine } from '../filter/regex/re2js-engine.js';
+import type { RegexEngine } from '../filter/regex/regex-engine.js';
+import type { OrderBy, SortKey } from '../order-by/order-by.js';
+import { translateFilter } from './filter-translation.js';
+import { keysetCondition, orderByClause } from './keyset.js';
+import { Parameters } from './sql-text.js';
+import type { SqlTable } from './table.js';
+
+/** One statement: text with `$n` placeholders, and their values as text (or NULL). */
+export interface SqlStatement {
+  readonly text: string;
+  readonly params: readonly (string | null)[];
+}
+
+/** What a page is planned from: a compiled filter, a parsed orderBy and an opened cursor. */
+export interface SqlListQuery<T = unknown> {
+  filter: CompiledFilter<T>;
+  order: OrderBy<T>;
+  /** The cursor from an opened page token: the sort key of the last item returned. */
+  cursor?: SortKey;
+  pageSize: number;
+}
+
+/** Options of {@link planListQuery}. */
+export interface SqlPlanOptions {
+  /**
+   * The most rows one statement returns when a residual predicate filters them (default 5,000,
+   * and never under pageSize + 1): a page may come back short, with a token (AIP-158).
+   */
+  scanBudget?: number;
+  /** The engine that evaluates regex patterns against enum and bool values at plan time. */
+  regexEngine?: RegexEngine;
+}
+
+/** A planned page: the statement, and what the caller does with the rows it returns. */
+export interface SqlListPlan<T = unknown> extends SqlStatement {
+  /** The most rows the statement returns (its LIMIT). */
+  readonly limit: number;
+  readonly pageSize: number;
+  /** True when the WHERE clause is the whole filter: no residual. */
+  readonly exact: boolean;
+  /** What the database could not decide, tested on each returned resource. */
+  readonly residual?: (resource: T) => boolean;
+  readonly order: OrderBy<T>;
+}
+
+/** The default {@link SqlPlanOptions.scanBudget}. */
+export const DEFAULT_SCAN_BUDGET = 5000;
+
+/**
+ * Plans one page of a list call in PostgreSQL: the filter's WHERE (values as `$n` parameters,
+ * identifiers from the table layout only), the keyset condition after the cursor, ORDER BY with
+ * the unique key last, and LIMIT pageSize + 1 (or the scan budget when a residual remains).
+ * Pure: no I/O, so it runs in browsers too. Read the rows with {@link readPlannedPage}.
+ *
+ * @example
+ * ```ts
+ * const filter = compileFilter('labels.env = "prod" AND NOT name = "web-*"', schema);
+ * const order = parseOrderBy('creationTimestamp desc', schema);
+ * const plan = planListQuery(table, { filter, order, pageSize: 500 });
+ * const { rows } = await client.query(plan.text, [...plan.params]);
+ * const page = readPlannedPage(plan, rows.map((r) => r.resource));
+ * ```
+ */
+export function planListQuery<T>(
+  table: SqlTable,
+  query: SqlListQuery<T>,
+  options: SqlPlanOptions = {},
+): SqlListPlan<T> {
+  const params = new Parameters();
+  const where = translateFilter(query.filter.checked, {
+    table,
+    params,
+    regexEngine: options.regexEngine ?? re2jsEngine,
+    aliases: { count: 0 },
+  });
+  const conditions = where.sql === 'TRUE' ? [] : [`(${where.sql})`];
+  if (query.cursor)
+    conditions.push(`(${keysetCondition(table, query.order, query.cursor, params)})`);
+  const limit = where.exact
+    ? query.pageSize + 1
+    : Math.max(query.pageSize + 1, options.scanBudget ?? DEFAULT_SCAN_BUDGET);
+  const text = [
+    `SELECT ${table.document} AS resource FROM ${table.name}`,
+    ...(conditions.length > 0 ? [`WHERE ${conditions.join(' AND ')}`] : []),
+    `ORDER BY ${orderByClause(table, query.order)}`,
+    `LIMIT ${params.add(String(limit), 'bigint')}`,
+  ].join('\n');
+  return {
+    text,
+    params: params.values,
+    limit,
+    pageSize: query.pageSize,
+    exact: where.exact,
+    residual: where.exact ? undefined : (resource: T) => query.filter.matches(resource),
+    order: query.order,
+  };
+}
+
+/**
+ * Turns the resources a planned statement returned (in order) into a page: the residual
+ * applied, at most pageSize items, and the cursor of the next page when there may be one
+ * (after the last item, or after the last row scanned when the scan budget ran out).
+ *
+ * @example
+ * ```ts
+ * const page = readPlannedPage(plan, rows.map((r) => r.resource));
+ * if (page.next) nextPageToken = await codec.seal(page.next, binding);
+ * ```
+ */
+export function readPlannedPage<T>(
+  plan: SqlListPlan<T>,
+  resources: readonly T[],
+): { items: T[]; next?: SortKey } {
+  const { pageSize, order } = plan;
+  const keep = plan.residual;
+  if (!keep) {
+    const items = resources.slice(0, pageSize);
+    const last = items[items.length - 1];
+    return resources.length > pageSize && last ? { items, next: order.sortKey(last) } : { items };
+  }
+  const items: T[] = [];
+  for (const resource of resources) {
+    if (!keep(resource)) continue;
+    if (items.length === pageSize) return { items, next: order.sortKey(items[pageSize - 1]!) };
+    items.push(resource);
+  }
+  const scanned = resources[resources.length - 1];
+  // A full budget means rows may remain: continue after the last row scanned.
+  return resources.length >= plan.limit && scanned
+    ? { items, next: order.sortKey(scanned) }
+    : { items };
+}
+
+/**
+ * Session settings for a list statement, to run first in the same transaction:
+ * `plan_cache_mode = force_custom_plan` (a generic plan once took 1 s on a no-match query) and
+ * a statement timeout.
+ *
+ * @example
+ * ```ts
+ * const s = listStatementSettings(2000);
+ * await client.query(s.text, [...s.params]); // inside BEGIN … COMMIT
+ * ```
+ */
+export function listStatementSettings(timeoutMs: number): SqlStatement {
+  return {
+    text: `SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('statement_timeout', $1::text, true)`,
+    params: [String(Math.max(1, Math.floor(timeoutMs)))],
+  };
+}

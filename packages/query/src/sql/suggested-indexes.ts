@@ -1,0 +1,78 @@
+import { parseOrderBy } from '../order-by/order-by.js';
+import { orderColumns, sortExpression } from './keyset.js';
+import type { SqlTable } from './table.js';
+
+/** Options of {@link suggestIndexes}. */
+export interface SuggestIndexesOptions {
+  /** The orderings to serve, canonical (`''` is the default); defaults to the schema's `orderings`. */
+  orderings?: readonly string[];
+  /**
+   * Field paths of string columns to give a pg_trgm GIN index (substring `:` and `*x*`
+   * wildcards, and regex literal fragments); `true` for every searchable field. Needs the
+   * `pg_trgm` extension (Debian: postgresql-contrib).
+   */
+  trigram?: boolean | readonly string[];
+}
+
+const indexName = (table: SqlTable, what: string) =>
+  `${table.name.replaceAll('"', '').replaceAll('.', '_')}_${what}`
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .slice(0, 63);
+
+/**
+ * The DDL a user can apply so that every allowed ordering is a keyset seek and label filters use
+ * GIN: a btree per ordering (its terms in the query's exact form — `COLLATE "C"`, direction,
+ * NULLS — then the key), a GIN index per map and list column (`?` and `@>`), and optional
+ * trigram indexes.
+ *
+ * @example
+ * ```ts
+ * for (const ddl of suggestIndexes(table, { orderings: ['', 'name', 'creationTimestamp desc'] })) {
+ *   await client.query(ddl);
+ * }
+ * ```
+ */
+export function suggestIndexes(table: SqlTable, options: SuggestIndexesOptions = {}): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const ordering of options.orderings ?? table.schema.orderings ?? ['']) {
+    const order = parseOrderBy(ordering, table.schema, { allowed: [ordering] });
+    const columns = orderColumns(table, order);
+    const terms = columns.map(({ column, descending }) => {
+      const nulls = column.nullable ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : '';
+      return `${sortExpression(column)}${descending ? ' DESC' : ''}${nulls}`;
+    });
+    const signature = terms.join(', ');
+    if (seen.has(signature)) continue;
+    seen.add(signature);
+    const name = indexName(
+      table,
+      `order_${columns.map(({ column, descending }) => `${column.name}${descending ? '_desc' : ''}`).join('_')}`,
+    );
+    out.push(`CREATE INDEX IF NOT EXISTS ${name} ON ${table.name} (${signature})`);
+  }
+  for (const column of table.columns) {
+    if (column.sqlType === 'jsonb') {
+      out.push(
+        `CREATE INDEX IF NOT EXISTS ${indexName(table, `gin_${column.name}`)} ON ${table.name} USING gin (${column.name})`,
+      );
+    }
+  }
+  const trigram = options.trigram;
+  if (trigram) {
+    const paths =
+      trigram === true
+        ? table.columns.filter((c) => c.type.searchable && c.sqlType === 'text').map((c) => c.path)
+        : trigram;
+    if (paths.length > 0) out.push('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+    for (const path of paths) {
+      const column = table.column(path);
+      if (column?.sqlType !== 'text') throw new TypeError(`"${path}" is not a string column`);
+      out.push(
+        `CREATE INDEX IF NOT EXISTS ${indexName(table, `trgm_${column.name}`)} ON ${table.name} USING gin (${column.name} gin_trgm_ops)`,
+      );
+    }
+  }
+  return out;
+}

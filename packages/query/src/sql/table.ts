@@ -1,0 +1,294 @@
+import { parseDuration } from '../schema/duration.js';
+import type { FieldType, ResourceSchema } from '../schema/field-type.js';
+import { parseInt64 } from '../schema/int64.js';
+import { parseTimestamp } from '../schema/timestamp.js';
+import { isStorableText, quoteIdentifier } from './sql-text.js';
+
+/** How one field is stored: a typed column (scalars) or a `jsonb` column (maps, repeated). */
+export interface SqlColumn {
+  /** The field's dotted path in the schema. */
+  readonly path: string;
+  readonly steps: readonly string[];
+  /** The column name (an identifier from the table declaration, never from a request). */
+  readonly name: string;
+  readonly type: FieldType;
+  /** The PostgreSQL type: see docs/sql.md for each encoding. */
+  readonly sqlType:
+    | 'text'
+    | 'bigint'
+    | 'double precision'
+    | 'boolean'
+    | 'integer'
+    | 'numeric'
+    | 'jsonb';
+  /** False when every row has a value (so orderings need no NULLS branches). */
+  readonly nullable: boolean;
+}
+
+/** Options of {@link sqlTable}. */
+export interface SqlTableOptions {
+  /** The table, optionally schema-qualified (`app.rules`). */
+  table: string;
+  /** The `jsonb` column holding each resource as given. Defaults to `resource`. */
+  document?: string;
+  /** Column names by field path; the default is the path in snake_case (`creation_timestamp`). */
+  columns?: Readonly<Record<string, string>>;
+  /**
+   * Field paths every resource sets (enums, timestamps and durations, which otherwise may be
+   * NULL): their columns are NOT NULL, orderings on them need no NULLS branches, and
+   * {@link SqlTable.row} rejects a resource without them.
+   */
+  required?: readonly string[];
+}
+
+/** A resource schema laid out as a PostgreSQL table; what the planner reads columns from. */
+export interface SqlTable {
+  readonly schema: ResourceSchema;
+  /** The quoted table name. */
+  readonly name: string;
+  /** The quoted document column. */
+  readonly document: string;
+  /** One column per field reachable through messages, in declaration order. */
+  readonly columns: readonly SqlColumn[];
+  /** The column of a field path, if the path has one. */
+  column(path: string): SqlColumn | undefined;
+  /** `CREATE TABLE IF NOT EXISTS` for this layout, with the schema key as the primary key. */
+  createTable(): string;
+  /** The column names, document first, in the order {@link row} gives values. */
+  readonly insertColumns: readonly string[];
+  /**
+   * The values of a resource's row, document first, as text for `$n` parameters. Throws
+   * TypeError when the resource does not match the schema (the store validates on write, so the
+   * database only holds what the in-memory engine would read the same way).
+   */
+  row(resource: object): (string | null)[];
+}
+
+const snakeCase = (path: string) =>
+  path
+    .split('.')
+    .map((s) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))
+    .join('__');
+
+/**
+ * Lays out a resource schema as a table: the resource as `jsonb`, plus one typed column per
+ * field reachable through messages (strings as `text COLLATE "C"`, int64 as `bigint`,
+ * timestamps and durations as `numeric` nanoseconds, enums as their declared index, maps and
+ * repeated fields as `jsonb`).
+ *
+ * @example
+ * ```ts
+ * const rules = sqlTable(forwardingRuleSchema, { table: 'forwarding_rules', required: ['creationTimestamp'] });
+ * await db.exec(rules.createTable());
+ * await db.query(
+ *   `INSERT INTO forwarding_rules (${rules.insertColumns.join(', ')})
+ *    VALUES (${rules.insertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
+ *   rules.row(rule),
+ * );
+ * ```
+ */
+export function sqlTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
+  const required = new Set(options.required ?? []);
+  const columns: SqlColumn[] = [];
+  const names = new Set<string>();
+  const walk = (fields: Readonly<Record<string, FieldType>>, prefix: string[]) => {
+    for (const [field, type] of Object.entries(fields)) {
+      const steps = [...prefix, field];
+      const path = steps.join('.');
+      if (type.kind === 'message') {
+        walk(type.fields, steps);
+        continue;
+      }
+      const name = options.columns?.[path] ?? snakeCase(path);
+      if (names.has(name)) throw new TypeError(`two fields map to the column "${name}"`);
+      names.add(name);
+      const sqlType = sqlTypeOf(type);
+      const alwaysSet =
+        sqlType === 'text' ||
+        sqlType === 'bigint' ||
+        sqlType === 'double precision' ||
+        sqlType === 'boolean';
+      const topLevel = steps.length === 1;
+      columns.push({
+        path,
+        steps,
+        name: quoteIdentifier(name),
+        type,
+        sqlType,
+        nullable: !(required.has(path) || (alwaysSet && topLevel) || path === schema.key),
+      });
+    }
+  };
+  walk(schema.fields, []);
+  for (const path of required) {
+    if (!columns.some((c) => c.path === path))
+      throw new TypeError(`required field "${path}" has no column`);
+  }
+  const byPath = new Map(columns.map((c) => [c.path, c]));
+  const table = quoteIdentifier(options.table);
+  const document = quoteIdentifier(options.document ?? 'resource');
+  const key = byPath.get(schema.key);
+  if (!key) throw new TypeError(`schema key "${schema.key}" has no column`);
+  return {
+    schema,
+    name: table,
+    document,
+    columns,
+    column: (path) => byPath.get(path),
+    insertColumns: [document, ...columns.map((c) => c.name)],
+    createTable: () => {
+      const lines = [
+        `${document} jsonb NOT NULL`,
+        ...columns.map(
+          (c) =>
+            `${c.name} ${c.sqlType}${c.sqlType === 'text' ? ' COLLATE "C"' : ''}${c.nullable ? '' : ' NOT NULL'}`,
+        ),
+        `PRIMARY KEY (${key.name})`,
+      ];
+      return `CREATE TABLE IF NOT EXISTS ${table} (\n  ${lines.join(',\n  ')}\n)`;
+    },
+    row: (resource) => {
+      checkStorable(resource, 'resource');
+      const values: (string | null)[] = [JSON.stringify(resource)];
+      for (const column of columns) {
+        let parent: unknown = resource;
+        for (const step of column.steps.slice(0, -1)) {
+          const next: unknown = (parent as Record<string, unknown>)[step];
+          if (next !== undefined && !isObject(next)) {
+            throw new TypeError(
+              `${column.steps.slice(0, column.steps.indexOf(step) + 1).join('.')} must be a message`,
+            );
+          }
+          parent = next;
+          if (parent === undefined) break;
+        }
+        const value =
+          parent === undefined
+            ? undefined
+            : (parent as Record<string, unknown>)[column.steps.at(-1)!];
+        const encoded = parent === undefined ? null : encode(column, value);
+        if (encoded === null && !column.nullable) {
+          throw new TypeError(`${column.path} is required`);
+        }
+        values.push(encoded);
+      }
+      return values;
+    },
+  };
+}
+
+function sqlTypeOf(type: FieldType): SqlColumn['sqlType'] {
+  switch (type.kind) {
+    case 'string':
+      return 'text';
+    case 'int64':
+      return 'bigint';
+    case 'double':
+      return 'double precision';
+    case 'bool':
+      return 'boolean';
+    case 'enum':
+      return 'integer';
+    case 'timestamp':
+    case 'duration':
+      return 'numeric';
+    default:
+      return 'jsonb';
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Nanoseconds as exact decimal text: how timestamps and durations are stored and compared. */
+export function nanosText(seconds: number, nanos: number): string {
+  return (BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString();
+}
+
+/** A field value as its column's text; null for "no value". Throws on a value of the wrong type. */
+function encode(column: SqlColumn, value: unknown): string | null {
+  const { type, path } = column;
+  const wrong = (what: string): never => {
+    throw new TypeError(`${path} must be ${what}, not ${JSON.stringify(value)}`);
+  };
+  switch (type.kind) {
+    case 'string':
+      if (value === undefined) return '';
+      return typeof value === 'string' ? value : wrong('a string');
+    case 'int64': {
+      if (value === undefined) return '0';
+      const n = parseInt64(value);
+      return n === undefined ? wrong('a 64-bit integer') : n.toString();
+    }
+    case 'double':
+      if (value === undefined) return '0';
+      return typeof value === 'number' && !Number.isNaN(value) ? String(value) : wrong('a number');
+    case 'bool':
+      if (value === undefined) return 'false';
+      return typeof value === 'boolean' ? String(value) : wrong('a boolean');
+    case 'enum': {
+      if (value === undefined) return null;
+      const index = typeof value === 'string' ? type.values.indexOf(value) : -1;
+      return index < 0 ? wrong(`one of ${type.values.join(', ')}`) : String(index);
+    }
+    case 'timestamp': {
+      if (value === undefined) return null;
+      const t = typeof value === 'string' ? parseTimestamp(value) : undefined;
+      return t ? nanosText(t.seconds, t.nanos) : wrong('an RFC 3339 timestamp');
+    }
+    case 'duration': {
+      if (value === undefined) return null;
+      const d = typeof value === 'string' ? parseDuration(value) : undefined;
+      return d ? nanosText(d.seconds, d.nanos) : wrong('a duration such as "1.5s"');
+    }
+    case 'map':
+      if (value === undefined) return null;
+      if (!isObject(value)) wrong('an object');
+      for (const [k, v] of Object.entries(value as object))
+        checkValue(type.value, v, `${path}.${k}`);
+      return JSON.stringify(value);
+    case 'repeated':
+      if (value === undefined) return null;
+      if (!Array.isArray(value)) wrong('an array');
+      for (const [i, v] of (value as unknown[]).entries())
+        checkValue(type.element, v, `${path}[${i}]`);
+      return JSON.stringify(value);
+    default:
+      return null;
+  }
+}
+
+/** Rejects text PostgreSQL cannot store exactly (U+0000, lone surrogates) anywhere in a value. */
+function checkStorable(value: unknown, where: string): void {
+  if (typeof value === 'string') {
+    if (!isStorableText(value))
+      throw new TypeError(
+        `${where} holds text PostgreSQL cannot store (U+0000 or a lone surrogate)`,
+      );
+  } else if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) checkStorable(v, `${where}[${i}]`);
+  } else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      checkStorable(k, `${where} key`);
+      checkStorable(v, `${where}.${k}`);
+    }
+  } else if (value === null) {
+    throw new TypeError(`${where} is null; omit unset fields instead`);
+  }
+}
+
+/** Checks a value inside a map or list against its declared type (SQL casts it when filtering). */
+function checkValue(type: FieldType, value: unknown, path: string): void {
+  if (type.kind === 'message') {
+    if (!isObject(value)) throw new TypeError(`${path} must be a message`);
+    for (const [name, field] of Object.entries(type.fields)) {
+      if (value[name] !== undefined) checkValue(field, value[name], `${path}.${name}`);
+    }
+    return;
+  }
+  if (type.kind === 'map' || type.kind === 'repeated') {
+    encode({ path, type } as SqlColumn, value);
+    return;
+  }
+  if (value !== undefined) encode({ path, type } as SqlColumn, value);
+}

@@ -1,0 +1,88 @@
+// Databases for the SQL planner's tests: PGlite in-process (always), and the PostgreSQL server
+// named by LISTKIT_PG_URL (.ci/with-postgres.sh starts a throwaway one).
+import { PGlite } from '@electric-sql/pglite';
+import type { SqlRunner } from '@listkit/query/sql';
+import pg from 'pg';
+
+/** One database as the tests use it. */
+export interface TestDatabase {
+  readonly name: string;
+  exec(sql: string): Promise<void>;
+  query(text: string, params?: readonly (string | null)[]): Promise<Record<string, unknown>[]>;
+  /** Statements in one transaction (what listFromSql needs). */
+  run: SqlRunner;
+  close(): Promise<void>;
+}
+
+export async function openPglite(): Promise<TestDatabase> {
+  const db = await PGlite.create();
+  await db.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm').catch(() => undefined);
+  return {
+    name: 'PGlite',
+    exec: async (sql) => {
+      await db.exec(sql);
+    },
+    query: async (text, params = []) =>
+      (await db.query<Record<string, unknown>>(text, [...params])).rows,
+    run: (statements) =>
+      db.transaction(async (tx) => {
+        let rows: Record<string, unknown>[] = [];
+        for (const s of statements)
+          rows = (await tx.query<Record<string, unknown>>(s.text, [...s.params])).rows;
+        return rows;
+      }),
+    close: () => db.close(),
+  };
+}
+
+/** Why server tests are skipped, or undefined when a server is configured. */
+export function postgresSkipReason(): string | undefined {
+  if (process.env.LISTKIT_PG_URL) return undefined;
+  const reason =
+    'no PostgreSQL server configured: set LISTKIT_PG_URL (or run under .ci/with-postgres.sh)';
+  if (process.env.LISTKIT_REQUIRE_PG === '1') throw new Error(`LISTKIT_REQUIRE_PG=1 but ${reason}`);
+  return reason;
+}
+
+// int8, numeric and timestamps stay text: values round-trip exactly (no Number, no Date).
+const EXACT_AS_TEXT = new Set([20, 1700, 1114, 1184]);
+
+export async function openPostgres(): Promise<TestDatabase> {
+  const url = process.env.LISTKIT_PG_URL;
+  if (!url) throw new Error('LISTKIT_PG_URL is not set');
+  const client = new pg.Client({
+    connectionString: url,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        EXACT_AS_TEXT.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format)) as never,
+    },
+  });
+  await client.connect();
+  await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm').catch(() => undefined);
+  let queue: Promise<unknown> = Promise.resolve();
+  // One client: transactions must not interleave, so calls wait their turn.
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  return {
+    name: 'PostgreSQL',
+    exec: (sql) => serial(async () => void (await client.query(sql))),
+    query: (text, params = []) => serial(async () => (await client.query(text, [...params])).rows),
+    run: (statements) =>
+      serial(async () => {
+        await client.query('BEGIN');
+        try {
+          let rows: Record<string, unknown>[] = [];
+          for (const s of statements) rows = (await client.query(s.text, [...s.params])).rows;
+          await client.query('COMMIT');
+          return rows;
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+      }),
+    close: () => client.end(),
+  };
+}
