@@ -424,7 +424,101 @@ function differential(open: () => Promise<TestDatabase>, runs: number) {
   }, 600_000);
 }
 
+// Hostile request text in every literal position: it must only ever travel as a parameter.
+const HOSTILE_CORE = "'); DROP TABLE listkit; --";
+const hostileArb = fc
+  .string({
+    unit: fc.constantFrom("'", '"', ';', '-', '\\', '%', '_', '*', '$1', ')', '/*', "E'", 'a', ' '),
+    maxLength: 6,
+  })
+  .map((noise) => `${noise}${HOSTILE_CORE}${noise}`);
+const hostileFilterArb = fc.tuple(
+  hostileArb,
+  fc.constantFrom(
+    (h: string) => `name = ${quote(h)}`,
+    (h: string) => `description != ${quote(h)}`,
+    (h: string) => `name < ${quote(h)}`,
+    (h: string) => `description:${quote(h)}`,
+    (h: string) => `labels:${quote(h)}`,
+    (h: string) => `labels.env = ${quote(h)}`,
+    (h: string) => `NOT labels.team = ${quote(`*${h}*`)}`,
+    (h: string) => `tags:${quote(h)}`,
+    (h: string) => `items.id:${quote(h)}`,
+    (h: string) => quote(h),
+    (h: string) => `(name eq ${quote(h.replace(/[\\()*$]/g, '.'))})`,
+    (h: string) => `(description ne ${quote(`${h.replace(/[^a-z ]/g, '')}\\pL*`)})`,
+  ),
+);
+
+function injection(open: () => Promise<TestDatabase>, runs: number) {
+  let db: TestDatabase;
+  const table = sqlTable(schema, { table: `listkit_hostile_${process.pid}` });
+  beforeAll(async () => {
+    db = await open();
+    await db.exec(`DROP TABLE IF EXISTS ${table.name}`);
+    await db.exec(table.createTable());
+  });
+  afterAll(async () => {
+    await db?.exec(`DROP TABLE IF EXISTS ${table.name}`);
+    await db?.close();
+  });
+
+  it('never puts request text into SQL text, and still answers as the in-memory engine', async () => {
+    let compared = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        resourcesArb,
+        hostileFilterArb,
+        fc.boolean(),
+        async (resources, [hostile, make], store) => {
+          // Half the time a resource holds the hostile text itself, so that equality can match.
+          const data =
+            store && resources[0]
+              ? [
+                  { ...resources[0], description: hostile, labels: { env: hostile } },
+                  ...resources.slice(1),
+                ]
+              : resources;
+          const request = { filter: make(hostile), pageSize: 5 };
+          const collection = new Collection<object>(schema, { pageTokens: codec });
+          for (const r of data) collection.put(r);
+          let expected: ListPage<object>[];
+          try {
+            expected = await walk((r) => collection.list(r), request);
+          } catch (error) {
+            if (error instanceof ListkitError) return;
+            throw error;
+          }
+          await load(db, table, data);
+          const texts: string[] = [];
+          const actual = await walk(
+            (r) =>
+              listFromSql<object>(r, {
+                table,
+                pageTokens: codec,
+                run: (statements) => {
+                  texts.push(...statements.map((s) => s.text));
+                  return db.run(statements);
+                },
+              }),
+            request,
+          );
+          compared++;
+          for (const text of texts) {
+            expect(text).not.toContain(hostile);
+            expect(text).not.toContain('DROP TABLE');
+          }
+          expect(actual.map((p) => p.items)).toEqual(expected.map((p) => p.items));
+        },
+      ),
+      { numRuns: runs },
+    );
+    expect(compared).toBeGreaterThan(runs / 2);
+  }, 600_000);
+}
+
 describe('SQL planner on PGlite', () => {
+  injection(openPglite, Math.ceil(RUNS / 2));
   differential(openPglite, RUNS);
 });
 
@@ -432,6 +526,7 @@ const skip = postgresSkipReason();
 describe.skipIf(skip !== undefined)(
   `SQL planner on a PostgreSQL server${skip ? ` (skipped: ${skip})` : ''}`,
   () => {
+    injection(openPostgres, Math.ceil(RUNS / 2));
     differential(openPostgres, RUNS);
   },
 );

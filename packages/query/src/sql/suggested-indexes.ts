@@ -15,9 +15,10 @@ export interface SuggestIndexesOptions {
 }
 
 const indexName = (table: SqlTable, what: string) =>
-  `${table.name.replaceAll('"', '').replaceAll('.', '_')}_${what}`
+  `${table.name}_${what}`
+    .replaceAll('"', '')
     .toLowerCase()
-    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/[^a-z0-9]+/g, '_')
     .slice(0, 63);
 
 /**

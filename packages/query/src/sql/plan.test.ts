@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { compileFilter } from '../filter/compile.js';
+import { parseOrderBy } from '../order-by/order-by.js';
+import { defineSchema, t } from '../schema/field-type.js';
+import { listStatementSettings, planListQuery, readPlannedPage } from './plan.js';
+import { suggestIndexes } from './suggested-indexes.js';
+import { sqlTable } from './table.js';
+
+const schema = defineSchema({
+  key: 'name',
+  fields: {
+    name: t.string({ searchable: true }),
+    created: t.timestamp(),
+    expires: t.timestamp(),
+    size: t.int64(),
+    labels: t.map(t.string()),
+    sched: t.message({ zone: t.string() }),
+  },
+  functions: { startsWith: { arity: 2, evaluate: (a, b) => String(a).startsWith(String(b)) } },
+});
+const table = sqlTable(schema, { table: 'rules', required: ['created'] });
+
+const plan = (filter: string, orderBy = '', cursor?: unknown[], pageSize = 10) =>
+  planListQuery(table, {
+    filter: compileFilter(filter, schema),
+    order: parseOrderBy(orderBy, schema),
+    cursor: cursor as never,
+    pageSize,
+  });
+
+describe('planListQuery', () => {
+  it('keeps the redundant leading bound of a mixed-direction cursor', () => {
+    const p = plan('', 'created desc', [[1700000000, 5], 'web-1']);
+    expect(p.text).toContain(
+      'WHERE ("created" <= $1::numeric AND ("created" < $1::numeric OR ("created" = $1::numeric AND ("name" COLLATE "C" > $2::text))))',
+    );
+    expect(p.params.slice(0, 2)).toEqual(['1700000000000000005', 'web-1']);
+    expect(p.text).toContain('ORDER BY "created" DESC, "name" COLLATE "C"');
+  });
+
+  it('sorts unset values first, as the in-memory engine does, on columns that may be NULL', () => {
+    expect(plan('', 'expires').text).toContain(
+      'ORDER BY "expires" NULLS FIRST, "name" COLLATE "C"',
+    );
+    expect(plan('', 'expires desc').text).toContain('"expires" DESC NULLS LAST');
+    // After an unset value in descending order comes nothing but more unset values.
+    expect(plan('', 'expires desc', [null, 'a']).text).toContain(
+      '"expires" IS NULL AND (FALSE OR ("expires" IS NULL AND ("name" COLLATE "C" > $1::text)))',
+    );
+  });
+
+  it('asks for one row past the page when the filter pushes down whole', () => {
+    const p = plan('size > 3 AND NOT labels.env = "prod"', '', undefined, 7);
+    expect(p.exact).toBe(true);
+    expect(p.residual).toBeUndefined();
+    expect(p.params.at(-1)).toBe('8');
+  });
+
+  it('leaves functions and non-portable regexes to a residual, scanning up to the budget', () => {
+    const call = plan('startsWith(name, "a") AND size > 3');
+    expect(call.exact).toBe(false);
+    expect(call.text).toContain('"size" > $1::bigint');
+    expect(call.limit).toBe(5000);
+    expect(call.residual?.({ name: 'ab', size: '4' })).toBe(true);
+    expect(call.residual?.({ name: 'b', size: '4' })).toBe(false);
+    const regex = plan('name eq "web-(?i)x.*"');
+    expect(regex.exact).toBe(false);
+    expect(regex.params[0]).toBe('web-%');
+  });
+
+  it('does not push down a NOT or an OR over a residual part', () => {
+    expect(plan('NOT startsWith(name, "a")').text).not.toContain('WHERE');
+    expect(plan('size > 3 OR startsWith(name, "a")').text).not.toContain('WHERE');
+  });
+
+  it('escapes LIKE metacharacters in wildcard values', () => {
+    expect(plan('name = "a_%\\\\*"').params[0]).toBe('a\\_\\%\\\\%');
+    expect(plan('name = "a\\*"').params[0]).toBe('a*');
+  });
+
+  it('answers map equality with containment, which a GIN index serves', () => {
+    const p = plan('labels.env = "prod"');
+    expect(p.text).toContain('"labels" @> $1::jsonb');
+    expect(p.params[0]).toBe('{"env":"prod"}');
+  });
+});
+
+describe('readPlannedPage', () => {
+  const order = parseOrderBy('', schema);
+  const rows = ['a', 'b', 'c', 'd'].map((name) => ({ name }));
+
+  it('keeps pageSize rows and a cursor when one more came back', () => {
+    const p = plan('', '', undefined, 3);
+    expect(readPlannedPage(p, rows)).toEqual({
+      items: rows.slice(0, 3),
+      next: order.sortKey(rows[2]!),
+    });
+    expect(readPlannedPage(p, rows.slice(0, 3))).toEqual({ items: rows.slice(0, 3) });
+  });
+
+  it('returns a short page after the last row scanned when the budget ran out', () => {
+    const p = planListQuery(
+      table,
+      { filter: compileFilter('startsWith(name, "z")', schema), order, pageSize: 2 },
+      { scanBudget: 4 },
+    );
+    expect(p.limit).toBe(4);
+    expect(readPlannedPage(p, rows)).toEqual({ items: [], next: order.sortKey(rows[3]!) });
+    expect(readPlannedPage(p, rows.slice(0, 3))).toEqual({ items: [] });
+  });
+});
+
+describe('sqlTable', () => {
+  it('rejects resources the in-memory engine would read differently', () => {
+    expect(() => table.row({ name: 'a' })).toThrow('created is required');
+    expect(() => table.row({ name: 'a', created: 'yesterday' })).toThrow('RFC 3339');
+    expect(() => table.row({ name: 'a\u0000', created: '2024-01-01T00:00:00Z' })).toThrow('U+0000');
+    expect(() => table.row({ name: 'a', created: '2024-01-01T00:00:00Z', size: 1.5 })).toThrow(
+      '64-bit',
+    );
+  });
+
+  it('stores timestamps as exact nanoseconds and an absent message as NULL', () => {
+    const row = table.row({
+      name: 'a',
+      created: '1969-12-31T23:59:59.000000001Z',
+      size: '-9223372036854775808',
+    });
+    expect(table.insertColumns).toEqual([
+      '"resource"',
+      '"name"',
+      '"created"',
+      '"expires"',
+      '"size"',
+      '"labels"',
+      '"sched__zone"',
+    ]);
+    expect(row.slice(1)).toEqual(['a', '-999999999', null, '-9223372036854775808', null, null]);
+  });
+});
+
+describe('suggestIndexes', () => {
+  it('gives a btree per ordering in the query form, and GIN for maps', () => {
+    expect(
+      suggestIndexes(table, { orderings: ['', 'created desc', 'expires'], trigram: true }),
+    ).toEqual([
+      'CREATE INDEX IF NOT EXISTS rules_order_name ON "rules" ("name" COLLATE "C")',
+      'CREATE INDEX IF NOT EXISTS rules_order_created_desc_name ON "rules" ("created" DESC, "name" COLLATE "C")',
+      'CREATE INDEX IF NOT EXISTS rules_order_expires_name ON "rules" ("expires" NULLS FIRST, "name" COLLATE "C")',
+      'CREATE INDEX IF NOT EXISTS rules_gin_labels ON "rules" USING gin ("labels")',
+      'CREATE EXTENSION IF NOT EXISTS pg_trgm',
+      'CREATE INDEX IF NOT EXISTS rules_trgm_name ON "rules" USING gin ("name" gin_trgm_ops)',
+    ]);
+  });
+});
+
+describe('listStatementSettings', () => {
+  it('forces custom plans and sets the timeout for the transaction only', () => {
+    const s = listStatementSettings(1500);
+    expect(s.text).toContain("set_config('plan_cache_mode', 'force_custom_plan', true)");
+    expect(s.params).toEqual(['1500']);
+  });
+});

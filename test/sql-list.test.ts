@@ -1,0 +1,98 @@
+// listFromSql's statement protections and token compatibility, on PGlite and the configured server.
+import { Collection, defineSchema, ListkitError, PageTokenCodec, t } from '@listkit/query';
+import { listFromSql, type SqlRunner, sqlTable } from '@listkit/query/sql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  openPglite,
+  openPostgres,
+  postgresSkipReason,
+  type TestDatabase,
+} from './support/sql-databases.js';
+
+const schema = defineSchema({
+  key: 'name',
+  fields: { name: t.string(), created: t.timestamp() },
+});
+const codec = await PageTokenCodec.create();
+const resources = Array.from({ length: 9 }, (_, i) => ({
+  name: `rule-${i}`,
+  created: `2024-01-0${1 + (i % 3)}T00:00:00.00000000${i}Z`,
+}));
+
+function behaviour(open: () => Promise<TestDatabase>, server: boolean) {
+  let db: TestDatabase;
+  const table = sqlTable(schema, { table: `listkit_list_${process.pid}`, required: ['created'] });
+  beforeAll(async () => {
+    db = await open();
+    await db.exec(`DROP TABLE IF EXISTS ${table.name}`);
+    await db.exec(table.createTable());
+    for (const r of resources) {
+      await db.query(
+        `INSERT INTO ${table.name} (${table.insertColumns.join(', ')}) VALUES (${table.insertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
+        table.row(r),
+      );
+    }
+  });
+  afterAll(async () => {
+    await db?.exec(`DROP TABLE IF EXISTS ${table.name}`);
+    await db?.close();
+  });
+
+  it('runs the list statement with custom plans forced, for that transaction only', async () => {
+    const seen: unknown[] = [];
+    const run: SqlRunner = (statements) =>
+      db
+        .run([
+          ...statements.slice(0, -1),
+          { text: `SELECT current_setting('plan_cache_mode') AS mode`, params: [] },
+        ])
+        .then(async (rows) => {
+          seen.push(rows[0]?.mode);
+          return db.run(statements.slice(-1));
+        });
+    await listFromSql({ pageSize: 2 }, { table, pageTokens: codec, run });
+    expect(seen).toEqual(['force_custom_plan']);
+    const after = await db.query(`SELECT current_setting('plan_cache_mode') AS mode`);
+    expect(after[0]?.mode).toBe('auto');
+  });
+
+  it.skipIf(!server)('maps a statement timeout to query_timeout', async () => {
+    const slow: SqlRunner = (statements) =>
+      db.run([...statements.slice(0, -1), { text: 'SELECT pg_sleep(5)', params: [] }]);
+    const error = await listFromSql(
+      { pageSize: 2 },
+      { table, pageTokens: codec, run: slow, statementTimeoutMs: 50 },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ListkitError);
+    expect((error as ListkitError).code).toBe('query_timeout');
+    expect((error as ListkitError).message).toContain('50 ms');
+  });
+
+  it('continues from a page token the in-memory Collection sealed, and vice versa', async () => {
+    const collection = new Collection<object>(schema, { pageTokens: codec });
+    for (const r of resources) collection.put(r);
+    const request = { orderBy: 'created desc', pageSize: 3, filter: 'name != "rule-4"' };
+    const first = await collection.list(request);
+    const second = await listFromSql<object>(
+      { ...request, pageToken: first.nextPageToken },
+      { table, pageTokens: codec, run: db.run },
+    );
+    expect(second.nextPageToken).toBeDefined();
+    const third = await collection.list({ ...request, pageToken: second.nextPageToken });
+    const all = [...first.items, ...second.items, ...third.items];
+    expect(all).toEqual(await collection.list({ ...request, pageSize: 100 }).then((p) => p.items));
+    expect(third.nextPageToken).toBeUndefined();
+  });
+}
+
+describe('listFromSql on PGlite', () => {
+  behaviour(openPglite, false);
+});
+
+const skip = postgresSkipReason();
+describe.skipIf(skip !== undefined)(
+  `listFromSql on a PostgreSQL server${skip ? ` (skipped: ${skip})` : ''}`,
+  () => {
+    behaviour(openPostgres, true);
+  },
+);
