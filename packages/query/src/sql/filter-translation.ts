@@ -23,6 +23,11 @@ export interface TranslationContext {
   regexEngine: RegexEngine;
   /** Numbers the aliases of list-element subqueries within one statement. */
   aliases: { count: number };
+  /**
+   * False under a NOT. Where a NULL result can only reject a row (no NOT above it), leaves are
+   * left bare, which keeps them index-friendly (`labels @> …` inside COALESCE cannot use GIN).
+   */
+  positive?: boolean;
 }
 
 const ALL: Translation = { sql: 'TRUE', exact: true };
@@ -61,7 +66,10 @@ function translateNode(node: CheckedNode, context: TranslationContext): Translat
       return { sql: parts.map((p) => `(${p.sql})`).join(' OR '), exact: true };
     }
     case 'not': {
-      const inner = translateFilter(node.operand, context);
+      const inner = translateFilter(node.operand, {
+        ...context,
+        positive: !(context.positive ?? true),
+      });
       // The complement of a superset is not a superset: only an exact operand can be negated.
       return inner.exact ? { sql: `NOT (${inner.sql})`, exact: true } : RESIDUAL;
     }
@@ -70,8 +78,8 @@ function translateNode(node: CheckedNode, context: TranslationContext): Translat
     case 'search':
       return search(node.fields, node.text, node.literalStars, context);
     case 'regex': {
-      const eq = regex(node.field, node.pattern, context);
-      if (node.operator === 'eq') return eq;
+      if (node.operator === 'eq') return regex(node.field, node.pattern, context);
+      const eq = regex(node.field, node.pattern, { ...context, positive: false });
       return eq.exact ? { sql: `NOT (${eq.sql})`, exact: true } : RESIDUAL;
     }
     case 'call':
@@ -171,7 +179,7 @@ function onPath(
     const src = source(steps, context);
     const sql = test(src);
     if (sql === undefined) return RESIDUAL;
-    return { sql: twoValued([...src.guards, sql]), exact: true };
+    return { sql: twoValued([...src.guards, sql], context), exact: true };
   }
   const list = source(steps.slice(0, each), context);
   if (list.kind !== 'json') return RESIDUAL;
@@ -182,16 +190,19 @@ function onPath(
     rest.length === 0
       ? (() => {
           const sql = test({ kind: 'json', expr: element, guards: [], defaultable: false });
-          return sql === undefined ? undefined : { sql: twoValued([sql]), exact: true };
+          return sql === undefined ? undefined : { sql: twoValued([sql], INSIDE), exact: true };
         })()
       : onPathFrom(element, rest, context, test);
   if (!inner?.exact) return RESIDUAL;
   const array = `CASE WHEN jsonb_typeof(${list.expr}) = 'array' THEN ${list.expr} END`;
   return {
-    sql: twoValued([
-      ...list.guards,
-      `EXISTS (SELECT 1 FROM jsonb_array_elements(${array}) AS ${alias}(v) WHERE ${inner.sql})`,
-    ]),
+    sql: twoValued(
+      [
+        ...list.guards,
+        `EXISTS (SELECT 1 FROM jsonb_array_elements(${array}) AS ${alias}(v) WHERE ${inner.sql})`,
+      ],
+      context,
+    ),
     exact: true,
   };
 }
@@ -209,13 +220,22 @@ function onPathFrom(
   // The element itself must be an object for its fields to be read.
   src.guards.unshift(`jsonb_typeof(${base}) = 'object'`);
   const sql = test(src);
-  return sql === undefined ? undefined : { sql: twoValued([...src.guards, sql]), exact: true };
+  return sql === undefined
+    ? undefined
+    : { sql: twoValued([...src.guards, sql], INSIDE), exact: true };
 }
 
-/** A conjunction whose NULL (unknown) is false. */
-function twoValued(conditions: string[]): string {
-  return `COALESCE(${conditions.map((c) => `(${c})`).join(' AND ')}, false)`;
+/**
+ * A conjunction whose NULL (unknown) is false. Where nothing negates it, NULL already rejects
+ * the row, so the COALESCE is left out.
+ */
+function twoValued(conditions: string[], context: { positive?: boolean }): string {
+  const all = conditions.map((c) => `(${c})`).join(' AND ');
+  return (context.positive ?? true) ? all : `COALESCE(${all}, false)`;
 }
+
+/** The WHERE of a subquery over list elements: never under a NOT from inside. */
+const INSIDE = { positive: true };
 
 const DEFAULT_JSON: Partial<Record<FieldType['kind'], string>> = {
   string: `'""'::jsonb`,
@@ -307,7 +327,7 @@ function compare(
       );
       if (test === undefined) return undefined;
       const array = `CASE WHEN jsonb_typeof(${src.expr}) = 'array' THEN ${src.expr} END`;
-      return `EXISTS (SELECT 1 FROM jsonb_array_elements(${array}) AS ${alias}(v) WHERE COALESCE(${test}, false))`;
+      return `EXISTS (SELECT 1 FROM jsonb_array_elements(${array}) AS ${alias}(v) WHERE ${test})`;
     });
   }
   // A map value compared for equality: containment, which a GIN index on the map answers.
@@ -325,7 +345,7 @@ function compare(
     const mapSource = source(steps.slice(0, -1), context);
     if (mapSource.kind === 'json' && mapSource.expr.startsWith('"')) {
       const sql = `${mapSource.expr} @> ${params.add(JSON.stringify({ [last.name]: operand.value }), 'jsonb')}`;
-      return { sql: twoValued([...mapSource.guards, sql]), exact: true };
+      return { sql: twoValued([...mapSource.guards, sql], context), exact: true };
     }
   }
   return onPath(steps, context, (src) => leaf(src, field.type, comparator, operand, context));

@@ -1,0 +1,190 @@
+// SQL paging benchmark: pages of 500 listed from PostgreSQL through @listkit/query/sql
+// (listFromSql: plan, one transaction with the statement settings, residual, token), side by side
+// with the in-memory Collection over the same rules and with naive OFFSET paging in SQL.
+// Needs a server: LISTKIT_PG_URL (e.g. `.ci/with-postgres.sh pnpm bench`); skips without one.
+// Tables are kept between runs (bench_rules_<n>) so that the 10^6 load happens once per cluster.
+// Prints; never asserts. Knobs: BENCH_SQL_SIZES (default "10000,1000000"), BENCH_SQL_PAGES (30).
+import { Collection, PageTokenCodec } from '@listkit/query';
+import { listFromSql, sqlTable, suggestIndexes } from '@listkit/query/sql';
+import { forwardingRuleSchema, sampleForwardingRules } from '@listkit/service';
+import pg from 'pg';
+
+const url = process.env.LISTKIT_PG_URL;
+if (!url) {
+  console.log('SQL benchmark skipped: set LISTKIT_PG_URL (or run under .ci/with-postgres.sh)');
+  process.exit(0);
+}
+const SIZES = (process.env.BENCH_SQL_SIZES ?? '10000,1000000').split(',').map(Number);
+const PAGES = Number(process.env.BENCH_SQL_PAGES ?? 30);
+const PAGE = 500;
+const BATCH = 5000;
+
+const now = () => process.hrtime.bigint();
+const ms = (from, to) => Number(to - from) / 1e6;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
+
+const EXACT_AS_TEXT = new Set([20, 1700, 1114, 1184]);
+const client = new pg.Client({
+  connectionString: url,
+  types: {
+    getTypeParser: (oid, format) =>
+      EXACT_AS_TEXT.has(oid) ? (v) => v : pg.types.getTypeParser(oid, format),
+  },
+});
+await client.connect();
+
+const run = async (statements) => {
+  await client.query('BEGIN');
+  try {
+    let rows = [];
+    for (const s of statements) rows = (await client.query(s.text, [...s.params])).rows;
+    await client.query('COMMIT');
+    return rows;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+};
+
+const CAST = { 'double precision': 'float8' };
+
+async function load(table, rules) {
+  const { rows } = await client.query(`SELECT to_regclass($1) AS t`, [table.name]);
+  if (rows[0].t) {
+    const count = await client.query(`SELECT count(*)::int AS n FROM ${table.name}`);
+    if (count.rows[0].n === rules.length) return 0;
+    await client.query(`DROP TABLE ${table.name}`);
+  }
+  const start = now();
+  await client.query(table.createTable());
+  const types = ['jsonb', ...table.columns.map((c) => CAST[c.sqlType] ?? c.sqlType)];
+  const select = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
+  const insert = `INSERT INTO ${table.name} (${table.insertColumns.join(', ')}) SELECT * FROM unnest(${select})`;
+  for (let at = 0; at < rules.length; at += BATCH) {
+    const columns = types.map(() => []);
+    for (const rule of rules.slice(at, at + BATCH)) {
+      table.row(rule).forEach((v, i) => columns[i].push(v));
+    }
+    await client.query(insert, columns);
+  }
+  for (const ddl of suggestIndexes(table, { orderings: forwardingRuleSchema.orderings })) {
+    await client.query(ddl);
+  }
+  await client.query(`ANALYZE ${table.name}`);
+  return ms(start, now()) / 1000;
+}
+
+/** Median time of one page over consecutive pages (keyset: every page costs the same). */
+async function perPage(list, request) {
+  const times = [];
+  let pageToken;
+  for (let i = 0; i < PAGES; i++) {
+    const start = now();
+    const page = await list({ ...request, pageSize: PAGE, pageToken });
+    times.push(ms(start, now()));
+    pageToken = page.nextPageToken;
+    if (!pageToken) break;
+  }
+  // The first page warms caches and plans: leave it out when there are more.
+  return median(times.length > 1 ? times.slice(1) : times);
+}
+
+async function offsetPage(table, pageIndex) {
+  const start = now();
+  await client.query(
+    `SELECT ${table.document} AS resource FROM ${table.name} ORDER BY "name" COLLATE "C" LIMIT ${PAGE + 1} OFFSET ${pageIndex * PAGE}`,
+  );
+  return ms(start, now());
+}
+
+const codec = await PageTokenCodec.create();
+const CASES = [
+  { label: 'by name', orderBy: '', filter: '' },
+  { label: 'creationTimestamp desc', orderBy: 'creationTimestamp desc', filter: '' },
+  { label: 'labels.env = "prod" (GIN), by name', orderBy: '', filter: 'labels.env = "prod"' },
+  {
+    label: 'labels.team = "infra" (GIN), creationTimestamp desc',
+    orderBy: 'creationTimestamp desc',
+    filter: 'labels.team = "infra"',
+  },
+];
+
+const results = new Map();
+for (const size of SIZES) {
+  const rules = sampleForwardingRules(size);
+  const table = sqlTable(forwardingRuleSchema, {
+    table: `bench_rules_${size}`,
+    required: ['creationTimestamp'],
+  });
+  const loadSeconds = await load(table, rules);
+  if (loadSeconds) console.log(`loaded ${size} rows in ${loadSeconds.toFixed(1)} s`);
+  const collection = new Collection(forwardingRuleSchema, { pageTokens: codec });
+  for (const rule of rules) collection.put(rule);
+  const sql = (request) => listFromSql(request, { table, pageTokens: codec, run });
+  const memory = (request) => collection.list(request);
+  for (const c of CASES) {
+    // Interleave: SQL, memory, SQL, memory — the median of each.
+    const s = [];
+    const m = [];
+    for (let round = 0; round < 3; round++) {
+      s.push(await perPage(sql, c));
+      m.push(await perPage(memory, c));
+    }
+    results.set(`${size}|${c.label}`, { sql: median(s), memory: median(m) });
+  }
+  const pages = Math.ceil(size / PAGE);
+  const offsets = [];
+  for (const index of [0, Math.floor(pages / 2), pages - 1])
+    offsets.push(await offsetPage(table, index));
+  results.set(`${size}|offset`, { first: offsets[0], middle: offsets[1], last: offsets[2] });
+  collection.clear();
+}
+
+const big = Math.max(...SIZES);
+const small = Math.min(...SIZES);
+console.log(
+  `\n### SQL paging (ms per page of ${PAGE}, median of ${PAGES - 1} consecutive pages × 3 rounds)\n`,
+);
+console.log('| rows | case | PostgreSQL (listFromSql) | in-memory Collection | SQL / memory |');
+console.log('|---:|:---|---:|---:|---:|');
+for (const size of SIZES) {
+  for (const c of CASES) {
+    const r = results.get(`${size}|${c.label}`);
+    console.log(
+      `| ${size} | ${c.label} | ${fmt(r.sql)} | ${fmt(r.memory)} | ${(r.sql / r.memory).toFixed(2)}x |`,
+    );
+  }
+}
+if (SIZES.length > 1) {
+  console.log(`\n### Per-page cost, ${big} / ${small} rows (keyset: should stay near 1)\n`);
+  console.log('| case | PostgreSQL | in-memory |');
+  console.log('|:---|---:|---:|');
+  for (const c of CASES) {
+    const a = results.get(`${big}|${c.label}`);
+    const b = results.get(`${small}|${c.label}`);
+    console.log(
+      `| ${c.label} | ${(a.sql / b.sql).toFixed(2)} | ${(a.memory / b.memory).toFixed(2)} |`,
+    );
+  }
+  const unfiltered = results.get(`${big}|by name`).sql;
+  console.log(`\n### Filtered vs unfiltered page at ${big} rows (PostgreSQL)\n`);
+  console.log('| case | ms | / unfiltered |');
+  console.log('|:---|---:|---:|');
+  for (const c of CASES.slice(2)) {
+    const r = results.get(`${big}|${c.label}`).sql;
+    console.log(`| ${c.label} | ${fmt(r)} | ${(r / unfiltered).toFixed(2)}x |`);
+  }
+}
+console.log(
+  `\n### Peer: naive OFFSET paging in SQL, by name (ms per page of ${PAGE}, one run each)\n`,
+);
+console.log('| rows | first page | middle page | last page | keyset page (listFromSql) |');
+console.log('|---:|---:|---:|---:|---:|');
+for (const size of SIZES) {
+  const o = results.get(`${size}|offset`);
+  console.log(
+    `| ${size} | ${fmt(o.first)} | ${fmt(o.middle)} | ${fmt(o.last)} | ${fmt(results.get(`${size}|by name`).sql)} |`,
+  );
+}
+await client.end();
