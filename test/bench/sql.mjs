@@ -64,7 +64,7 @@ async function load(table, rules) {
   for (let at = 0; at < rules.length; at += BATCH) {
     const columns = types.map(() => []);
     for (const rule of rules.slice(at, at + BATCH)) {
-      table.row(rule).forEach((v, i) => columns[i].push(v));
+      for (const [i, v] of table.row(rule).entries()) columns[i].push(v);
     }
     await client.query(insert, columns);
   }
