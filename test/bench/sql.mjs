@@ -2,7 +2,7 @@
 // (listFromSql: plan, one transaction with the statement settings, residual, token), side by side
 // with the in-memory Collection over the same rules and with naive OFFSET paging in SQL.
 // Needs a server: LISTKIT_PG_URL (e.g. `.ci/with-postgres.sh pnpm bench`); skips without one.
-// Tables are kept between runs (bench_rules_<n>) so that the 10^6 load happens once per cluster.
+// Tables are kept between runs (bench_rules_<n>_<layout hash>) so that the 10^6 load happens once per cluster.
 // Prints; never asserts. Knobs: BENCH_SQL_SIZES (default "10000,1000000"), BENCH_SQL_PAGES (30).
 import { Collection, PageTokenCodec } from '@listkit/query';
 import { listFromSql, sqlTable, suggestIndexes } from '@listkit/query/sql';
@@ -113,8 +113,11 @@ const CASES = [
 const results = new Map();
 for (const size of SIZES) {
   const rules = sampleForwardingRules(size);
+  const layout = sqlTable(forwardingRuleSchema, { table: 'x', required: ['creationTimestamp'] });
+  // The table name carries a hash of the layout, so a changed layout loads a fresh table.
+  const hash = [...layout.createTable()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
   const table = sqlTable(forwardingRuleSchema, {
-    table: `bench_rules_${size}`,
+    table: `bench_rules_${size}_${hash.toString(36)}`,
     required: ['creationTimestamp'],
   });
   const loadSeconds = await load(table, rules);

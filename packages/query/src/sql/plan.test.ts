@@ -32,10 +32,14 @@ describe('planListQuery', () => {
   it('keeps the redundant leading bound of a mixed-direction cursor', () => {
     const p = plan('', 'created desc', [[1700000000, 5], 'web-1']);
     expect(p.text).toContain(
-      'WHERE ("created" <= $1::numeric AND ("created" < $1::numeric OR ("created" = $1::numeric AND ("name" COLLATE "C" > $2::text))))',
+      'WHERE ("created" <= $1::numeric AND NOT ("created" = $1::numeric AND NOT ("name" COLLATE "C" > $2::text)))',
     );
     expect(p.params.slice(0, 2)).toEqual(['1700000000000000005', 'web-1']);
     expect(p.text).toContain('ORDER BY "created" DESC, "name" COLLATE "C"');
+    // A column that may be NULL keeps the OR form (a NOT must not meet an unknown).
+    expect(plan('', 'expires desc', [[1700000000, 5], 'web-1']).text).toContain(
+      '("expires" <= $1::numeric OR "expires" IS NULL) AND (("expires" < $1::numeric OR "expires" IS NULL) OR ("expires" = $1::numeric AND ("name" COLLATE "C" > $2::text)))',
+    );
   });
 
   it('sorts unset values first, as the in-memory engine does, on columns that may be NULL', () => {

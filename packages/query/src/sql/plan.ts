@@ -45,7 +45,14 @@ export interface SqlListPlan<T = unknown> extends SqlStatement {
   readonly order: OrderBy<T>;
 }
 
-/** The default {@link SqlPlanOptions.scanBudget}. */
+/**
+ * The default {@link SqlPlanOptions.scanBudget}: rows one statement may return for a residual.
+ *
+ * @example
+ * ```ts
+ * planListQuery(table, query, { scanBudget: 4 * DEFAULT_SCAN_BUDGET }); // a patient caller
+ * ```
+ */
 export const DEFAULT_SCAN_BUDGET = 5000;
 
 /**

@@ -64,11 +64,19 @@ export interface SqlTable {
   row(resource: object): (string | null)[];
 }
 
+/** `creationTimestamp` → `creation_timestamp`, `IPAddress` → `ip_address`, `a.b` → `a__b`. */
 const snakeCase = (path: string) =>
   path
     .split('.')
-    .map((s) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))
-    .join('__');
+    .map((s) =>
+      s
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+        .toLowerCase(),
+    )
+    .join('__')
+    // PostgreSQL cuts identifiers at 63 bytes; cut here so that a clash is reported.
+    .slice(0, 63);
 
 /**
  * Lays out a resource schema as a table: the resource as `jsonb`, plus one typed column per
