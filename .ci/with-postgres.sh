@@ -19,15 +19,18 @@ if [ "$(id -u)" = 0 ]; then
 fi
 port=54329
 
+# The server user may not be allowed into the caller's directory (a root-owned checkout).
+cd_run() { (cd "$dir" && "${as_owner[@]}" "$@"); }
+
 stop() {
-  "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
+  cd_run "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$dir"
 }
 trap stop EXIT
 
-"${as_owner[@]}" "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
+cd_run "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
   { cat "$dir/initdb.log" >&2; exit 1; }
-"${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+cd_run "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
   -o "-c listen_addresses='' -k $dir -p $port -c fsync=off -c max_connections=50" start >/dev/null ||
   { cat "$dir/server.log" >&2; exit 1; }
 
