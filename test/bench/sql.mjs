@@ -92,9 +92,10 @@ async function perPage(list, request) {
 
 async function offsetPage(table, pageIndex) {
   const start = now();
-  await client.query(
-    `SELECT ${table.document} AS resource FROM ${table.name} ORDER BY "name" COLLATE "C" LIMIT ${PAGE + 1} OFFSET ${pageIndex * PAGE}`,
+  const { rows } = await client.query(
+    `SELECT ${table.document}::text AS resource FROM ${table.name} ORDER BY "name" COLLATE "C" LIMIT ${PAGE + 1} OFFSET ${pageIndex * PAGE}`,
   );
+  rows.map((row) => JSON.parse(row.resource)); // the same work as listFromSql does with its rows
   return ms(start, now());
 }
 
