@@ -224,6 +224,7 @@ describe('completion policies', () => {
     const put = await emulator.fetch(
       new Request(`${ORIGIN}/_listkit/operations/policy`, {
         method: 'PUT',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ mode: 'immediate' }),
       }),
     );

@@ -22,6 +22,7 @@ async function control(
   const response = await emulator.fetch(
     new Request(`${ORIGIN}/_listkit${path}`, {
       method,
+      headers: { 'content-type': 'application/json' },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     }),
   );

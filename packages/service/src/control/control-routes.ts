@@ -59,7 +59,11 @@ export function controlRoutes(
     }),
   );
 
-  const clockJson = () => ({ now: state.clock.iso(), epochMs: state.clock.now() });
+  // One reading, so that now and epochMs always agree.
+  const clockJson = () => {
+    const epochMs = state.clock.now();
+    return { now: new Date(epochMs).toISOString(), epochMs };
+  };
   app.get(`${p}/clock`, (c) => c.json(clockJson()));
   app.post(`${p}/clock`, async (c) => {
     const body = ((await readJsonBody(c.req.raw, state.bodyLimit)) ?? {}) as Record<
