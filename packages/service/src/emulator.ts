@@ -33,6 +33,13 @@ export interface EmulatorOptions {
   operationPolicy?: OperationPolicy;
   /** How long completed operations are kept, on the emulator's clock. Default 1 hour. */
   operationRetentionMs?: number;
+  /** How many completed operations are kept at most (all regions), oldest dropped first. Default 10,000. */
+  operationRetentionCount?: number;
+  /**
+   * The longest an operation stays RUNNING on the emulator's clock, whatever the policy (an
+   * operation nobody polls then completes and can be swept). Default 10 minutes.
+   */
+  operationMaxRunningMs?: number;
   /** The longest a `wait` call waits, in real milliseconds. Default 2000. */
   waitTimeoutMs?: number;
   /** Page-token secrets, newest first; default: a random secret per emulator. */
@@ -119,6 +126,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       pageTokens,
       policy: () => state.operationPolicy,
       retentionMs: options.operationRetentionMs ?? 60 * 60 * 1000,
+      retentionCount: options.operationRetentionCount ?? 10_000,
+      maxRunningMs: options.operationMaxRunningMs ?? 10 * 60 * 1000,
       waitTimeoutMs: options.waitTimeoutMs ?? 2000,
     }),
     orders: new Orders(clock),
