@@ -21,6 +21,7 @@ export type ListkitErrorCode =
   | 'too_long'
   | 'too_deep'
   | 'too_many_terms'
+  | 'regex_too_large'
   // checking against a schema
   | 'unknown_field'
   | 'invalid_value'

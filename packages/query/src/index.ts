@@ -38,11 +38,16 @@ export { DEFAULT_FILTER_LIMITS, type FilterLimits } from './filter/limits.js';
 export { type ParseOptions, parseFilter } from './filter/parser.js';
 export { printFilter } from './filter/printer.js';
 export { re2jsEngine } from './filter/regex/re2js-engine.js';
-export { RegexCache } from './filter/regex/regex-cache.js';
+export {
+  DEFAULT_REGEX_CACHE_BYTES,
+  RegexCache,
+  type RegexCacheLimits,
+} from './filter/regex/regex-cache.js';
 export {
   type CompiledRegex,
   type RegexEngine,
   RegexSyntaxError,
+  RegexTooLargeError,
 } from './filter/regex/regex-engine.js';
 export {
   Collection,

@@ -9,6 +9,12 @@ import type { Seed } from './control/seed.js';
 import { createEmulator } from './emulator.js';
 import { mountPlayground } from './http/playground-static.js';
 import { sampleOrders } from './publisher/sample-orders.js';
+import {
+  ConfigError,
+  exposureWarning,
+  parseAuthConfig,
+  parsePageTokenSecrets,
+} from './serve-config.js';
 
 const USAGE = `usage: listkit serve [options]
 
@@ -16,12 +22,17 @@ const USAGE = `usage: listkit serve [options]
   --host <addr>           address to listen on (default 127.0.0.1, loopback only)
   --base-url <url>        base of links in answers (default https://www.googleapis.com/compute/v1/)
   --no-sample-data        start empty instead of with 300 generated forwarding rules and 6 orders
-  --auth-config <file>    strict auth: JSON {"tokens": {"<token>": {"identity", "scopes", "permissions"}}}
-                          (also LISTKIT_AUTH_CONFIG); without it any bearer token is accepted
+  --auth-config <file>    strict auth: JSON {"tokens": {"<token>": {"identity", "scopes", "permissions"}},
+                          "controlToken": "<secret>"} (also LISTKIT_AUTH_CONFIG); without it any
+                          bearer token is accepted. In strict mode the control plane (/_listkit)
+                          needs the control token (or LISTKIT_CONTROL_TOKEN) and is off without one.
+  --allowed-host <name>   also accept this Host header (name or name:port; repeatable; also
+                          LISTKIT_ALLOWED_HOSTS, comma-separated). IP literals and localhost on the
+                          served port are always accepted; other names get 403 (DNS rebinding).
   --operation-policy <p>  immediate | polls:<n> | duration:<ms> (default immediate)
 
-  Page-token secrets come from LISTKIT_PAGE_TOKEN_SECRETS (comma-separated, newest first);
-  without it each start draws a random secret.`;
+  Page-token secrets come from LISTKIT_PAGE_TOKEN_SECRETS (comma-separated, newest first, at least
+  16 bytes each); without it each start draws a random secret.`;
 
 function fail(message: string): never {
   console.error(`listkit: ${message}\n\n${USAGE}`);
@@ -38,6 +49,7 @@ const { positionals, values } = (() => {
         'base-url': { type: 'string' },
         'no-sample-data': { type: 'boolean', default: false },
         'auth-config': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true, default: [] },
         'operation-policy': { type: 'string', default: 'immediate' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -58,20 +70,30 @@ if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`--port: '${values.port}' is not a port`);
 
 const authFile = values['auth-config'] ?? process.env.LISTKIT_AUTH_CONFIG;
+const controlTokenFromEnv = process.env.LISTKIT_CONTROL_TOKEN || undefined;
 let auth: AuthConfig = { mode: 'open' };
-if (authFile) {
-  try {
-    const config = JSON.parse(readFileSync(authFile, 'utf8')) as { tokens?: unknown };
-    if (typeof config.tokens !== 'object' || config.tokens === null)
-      throw new Error('"tokens" must be an object');
-    auth = {
-      mode: 'strict',
-      tokens: config.tokens as Extract<AuthConfig, { mode: 'strict' }>['tokens'],
-    };
-  } catch (error) {
-    fail(`--auth-config ${authFile}: ${(error as Error).message}`);
+let secrets: string[] | undefined;
+try {
+  if (authFile) {
+    let config: unknown;
+    try {
+      config = JSON.parse(readFileSync(authFile, 'utf8'));
+    } catch (error) {
+      throw new ConfigError(`--auth-config ${authFile}: ${(error as Error).message}`);
+    }
+    auth = parseAuthConfig(config, `--auth-config ${authFile}`, controlTokenFromEnv);
+  } else if (controlTokenFromEnv !== undefined) {
+    auth = { mode: 'open', controlToken: controlTokenFromEnv };
   }
+  secrets = parsePageTokenSecrets(process.env.LISTKIT_PAGE_TOKEN_SECRETS);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  fail(error.message);
 }
+const allowedHosts = [
+  ...(values['allowed-host'] ?? []),
+  ...(process.env.LISTKIT_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? []),
+];
 
 const [mode, amount] = (values['operation-policy'] ?? 'immediate').split(':');
 const policy =
@@ -94,8 +116,8 @@ const seed: Seed = {
   orders: values['no-sample-data'] ? [] : sampleOrders(Date.now()),
 };
 
-const secrets = process.env.LISTKIT_PAGE_TOKEN_SECRETS?.split(',').filter(Boolean);
 const emulator = await createEmulator({
+  allowedHosts,
   baseUrl: values['base-url'],
   auth,
   operationPolicy: policy,
@@ -109,6 +131,8 @@ const playgroundBuilt = mountPlayground(
   fileURLToPath(new URL('../../../playground/dist', import.meta.url)),
 );
 const url = await emulator.listen(port, values.host);
+const warning = exposureWarning(values.host ?? '127.0.0.1', auth);
+if (warning) console.error(warning);
 console.error(
   `listkit emulator on ${url} (auth: ${auth.mode}; ${seed.forwardingRules?.length ?? 0} sample forwarding rules in project my-project, ${seed.orders?.length ?? 0} orders of com.example.app)`,
 );

@@ -9,6 +9,7 @@ describe('createEmulator', () => {
     const put = await emulator.fetch(
       new Request('http://emulator/_listkit/operations/policy', {
         method: 'PUT',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ mode: 'immediate' }),
       }),
     );

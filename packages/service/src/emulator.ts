@@ -10,15 +10,18 @@ import { forwardingRuleUpdateRoutes } from './compute/forwarding-rule-update-rou
 import { ForwardingRules } from './compute/forwarding-rules.js';
 import type { OperationPolicy } from './compute/operation-policy.js';
 import { Operations } from './compute/operations.js';
-import { controlRoutes } from './control/control-routes.js';
+import { controlGuard } from './control/control-guard.js';
+import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
 import { type Seed, seedState } from './control/seed.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { Faults } from './http/faults.js';
+import { hostAllowed } from './http/host-check.js';
 import { RequestLog, type RequestRecord } from './http/request-log.js';
 import { Orders } from './publisher/orders.js';
 import { publisherRoutes } from './publisher/publisher-routes.js';
+import { parseAuthConfig } from './serve-config.js';
 
 /** Options of {@link createEmulator}. */
 export interface EmulatorOptions {
@@ -30,6 +33,13 @@ export interface EmulatorOptions {
   operationPolicy?: OperationPolicy;
   /** How long completed operations are kept, on the emulator's clock. Default 1 hour. */
   operationRetentionMs?: number;
+  /** How many completed operations are kept at most (all regions), oldest dropped first. Default 10,000. */
+  operationRetentionCount?: number;
+  /**
+   * The longest an operation stays RUNNING on the emulator's clock, whatever the policy (an
+   * operation nobody polls then completes and can be swept). Default 10 minutes.
+   */
+  operationMaxRunningMs?: number;
   /** The longest a `wait` call waits, in real milliseconds. Default 2000. */
   waitTimeoutMs?: number;
   /** Page-token secrets, newest first; default: a random secret per emulator. */
@@ -44,6 +54,12 @@ export interface EmulatorOptions {
   requestLogSize?: number;
   /** The emulator's clock; tests may pass their own. */
   clock?: EmulatorClock;
+  /**
+   * Host names (`name`, or `name:port`) accepted in the `Host` header besides IP literals and
+   * `localhost` on the served port; anything else is 403 (DNS rebinding). The check applies once
+   * {@link Emulator.listen} runs, or from the start when this option is given.
+   */
+  allowedHosts?: readonly string[];
 }
 
 /** A running emulator. */
@@ -87,8 +103,16 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     secrets: options.pageTokenSecrets,
     now: () => clock.now(),
   });
+  // A malformed token grant would answer 500 to every request that uses it: refuse it now.
+  const auth: AuthConfig =
+    options.auth?.mode === 'strict'
+      ? parseAuthConfig(
+          { tokens: options.auth.tokens, controlToken: options.auth.controlToken },
+          'createEmulator({ auth })',
+        )
+      : (options.auth ?? { mode: 'open' });
   const settings = {
-    auth: options.auth ?? ({ mode: 'open' } as AuthConfig),
+    auth,
     operationPolicy: options.operationPolicy ?? ({ mode: 'immediate' } as OperationPolicy),
   };
   const state: EmulatorState = {
@@ -102,6 +126,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       pageTokens,
       policy: () => state.operationPolicy,
       retentionMs: options.operationRetentionMs ?? 60 * 60 * 1000,
+      retentionCount: options.operationRetentionCount ?? 10_000,
+      maxRunningMs: options.operationMaxRunningMs ?? 10 * 60 * 1000,
       waitTimeoutMs: options.waitTimeoutMs ?? 2000,
     }),
     orders: new Orders(clock),
@@ -124,6 +150,10 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     if (options.seed) seedState(state, options.seed);
   };
 
+  const allowedHosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()));
+  /** The port being served, once listening; undefined before. */
+  let servedPort: number | undefined;
+
   const app = new Hono<EmulatorEnv>();
   app.use('*', async (c, next) => {
     const started = performance.now();
@@ -143,6 +173,22 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     state.requests.add(record);
     options.log?.(record);
   });
+  app.use('*', async (c, next) => {
+    const checked = servedPort !== undefined || options.allowedHosts !== undefined;
+    const host = c.req.header('host') ?? new URL(c.req.url).host;
+    if (checked && !hostAllowed(host, servedPort, allowedHosts)) {
+      throw new ApiError(
+        403,
+        'forbidden',
+        `Host '${host.slice(0, 100)}' is not an address of this emulator; add it with --allowed-host (allowedHosts) if it is.`,
+      );
+    }
+    return next();
+  });
+  app.use(
+    `${CONTROL_PREFIX}/*`,
+    controlGuard(CONTROL_PREFIX, () => state.auth),
+  );
   app.onError((error) => {
     if (error instanceof ApiError) return error.toResponse();
     if (error instanceof ListkitError)
@@ -184,6 +230,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
           return;
         }
         server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
+          servedPort = info.port;
           const shownHost = host.includes(':') ? `[${host}]` : host;
           url = `http://${shownHost}:${info.port}`;
           resolve(url);
@@ -200,6 +247,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
         server.close((error) => (error ? reject(error) : resolve()));
         server = undefined;
         url = undefined;
+        servedPort = undefined;
       });
     },
   };

@@ -232,6 +232,62 @@ describe('regex style semantics', () => {
   });
 });
 
+/** `(.{1000}|.{999}|…)`: alternatives of `.{n}`, counting down from 1000, at least `chars` long. */
+function dotAlternatives(chars: number): string {
+  const alternatives: string[] = [];
+  for (let n = 1000; alternatives.join('|').length < chars; n--) alternatives.push(`.{${n}}`);
+  return `(${alternatives.join('|')})`;
+}
+
+describe('regex program size (maxProgramSize)', () => {
+  const problemOf = (filter: string, limits = {}) => {
+    try {
+      compileFilter(filter, schema, { limits }).dispose();
+    } catch (error) {
+      return (error as ListkitError).problems[0];
+    }
+    throw new Error(`${filter.slice(0, 40)} compiled`);
+  };
+
+  it('refuses a 5 KB pattern of 700 .{n} alternatives, naming it, at the pattern', () => {
+    const pattern = `${dotAlternatives(5000)}q17`;
+    const filter = `name eq "${pattern}"`;
+    const found = problemOf(filter);
+    expect(found?.code).toBe('regex_too_large');
+    expect(found?.message).toContain(
+      `RE2 pattern "${pattern.slice(0, 60)}…" (${pattern.length} characters)`,
+    );
+    expect(found?.message).toMatch(/program of \d+ instructions, more than the limit of 100000$/);
+    expect(found?.span).toEqual({ start: 8, end: filter.length });
+  });
+
+  it('counts character-class ranges, as C++ RE2 does: (?i)(\\pL|\\pN){1000}', () => {
+    expect(problemOf('name eq "(?i)(\\pL|\\pN){1000}"')?.code).toBe('regex_too_large');
+    // a hundred letters fit
+    expect(compileFilter('name eq "\\pL{100}"', schema).matches({ name: 'é'.repeat(100) })).toBe(
+      true,
+    );
+  });
+
+  it('bounds the programs of one filter together', () => {
+    const term = `(name eq "${dotAlternatives(90)}")`; // ~39,000 each (3 per `.`)
+    expect(() => compileFilter(term.repeat(2), schema).dispose()).not.toThrow();
+    const found = problemOf(term.repeat(3));
+    expect(found?.code).toBe('regex_too_large');
+    expect(found?.message).toContain(
+      "that the filter's other patterns leave of the limit of 100000",
+    );
+    expect(found?.span.start).toBe(2 * term.length + 9);
+  });
+
+  it('takes the limit from limits.maxProgramSize', () => {
+    expect(problemOf('name eq "[a-z]{1,100}"', { maxProgramSize: 50 })?.message).toBe(
+      'RE2 pattern "[a-z]{1,100}" compiles to a program of 301 instructions, more than the limit of 50',
+    );
+    expect(compileFilter('name eq "[a-z]{1,100}"', schema).matches({ name: 'abc' })).toBe(true);
+  });
+});
+
 describe('checker problems', () => {
   it.each([
     ['nmae = x', ['unknown_field']],

@@ -8,12 +8,18 @@ import type { Comparator, FilterAst, FilterStyle } from './ast.js';
 import type { CheckedNode, FieldRef, Operand, PathStep } from './checked.js';
 import { checkFilter } from './checker.js';
 import { compileGlob } from './glob.js';
+import { DEFAULT_FILTER_LIMITS } from './limits.js';
 import { type ParseOptions, parseFilter } from './parser.js';
 import { printFilter } from './printer.js';
 import { literalPatternTester } from './regex/literal-pattern.js';
 import { re2jsEngine } from './regex/re2js-engine.js';
 import { RegexCache } from './regex/regex-cache.js';
-import { type CompiledRegex, type RegexEngine, RegexSyntaxError } from './regex/regex-engine.js';
+import {
+  type CompiledRegex,
+  type RegexEngine,
+  RegexSyntaxError,
+  RegexTooLargeError,
+} from './regex/regex-engine.js';
 
 /** A filter ready to test resources. */
 export interface CompiledFilter<T = unknown> {
@@ -82,9 +88,16 @@ export function compileFilter<T = unknown>(
   if (!result.ok) throw new ListkitError(result.problems, ast.source);
   const cache = cacheFor(options.regexEngine ?? re2jsEngine);
   const acquired: CompiledRegex[] = [];
+  const programLimit = options.limits?.maxProgramSize ?? DEFAULT_FILTER_LIMITS.maxProgramSize;
   let predicate: Predicate;
   try {
-    predicate = compileNode(result.checked, { source: ast.source, cache, acquired });
+    predicate = compileNode(result.checked, {
+      source: ast.source,
+      cache,
+      acquired,
+      programLimit,
+      programBudget: programLimit,
+    });
   } catch (error) {
     for (const regex of acquired) cache.release(regex);
     throw error;
@@ -116,6 +129,9 @@ interface Context {
   source: string;
   cache: RegexCache;
   acquired: CompiledRegex[];
+  /** `maxProgramSize`, and what is left of it for this filter's remaining patterns. */
+  programLimit: number;
+  programBudget: number;
 }
 
 function compileNode(node: CheckedNode, context: Context): Predicate {
@@ -401,8 +417,9 @@ function regexTester(pattern: string, span: { start: number; end: number }, cont
   if (literal) return literal;
   let regex: CompiledRegex;
   try {
-    regex = context.cache.acquire(pattern);
+    regex = context.cache.acquire(pattern, context.programBudget);
   } catch (error) {
+    if (error instanceof RegexTooLargeError) throw tooLarge(pattern, span, context, error);
     if (!(error instanceof RegexSyntaxError)) throw error;
     throw ListkitError.of(
       'invalid_regex',
@@ -412,5 +429,31 @@ function regexTester(pattern: string, span: { start: number; end: number }, cont
     );
   }
   context.acquired.push(regex);
+  context.programBudget -= regex.programSize ?? 0;
   return (s: string) => regex.fullMatch(s);
+}
+
+/** The longest prefix of a pattern an error message quotes. */
+const QUOTED_PATTERN_CHARS = 60;
+
+function tooLarge(
+  pattern: string,
+  span: { start: number; end: number },
+  context: Context,
+  error: RegexTooLargeError,
+): ListkitError {
+  const quoted =
+    pattern.length > QUOTED_PATTERN_CHARS
+      ? `${pattern.slice(0, QUOTED_PATTERN_CHARS)}…" (${pattern.length} characters)`
+      : `${pattern}"`;
+  const room =
+    error.limit === context.programLimit
+      ? `more than the limit of ${context.programLimit}`
+      : `more than the ${error.limit} that the filter's other patterns leave of the limit of ${context.programLimit}`;
+  return ListkitError.of(
+    'regex_too_large',
+    `RE2 pattern "${quoted} compiles to a program of ${error.programSize} instructions, ${room}`,
+    span,
+    context.source,
+  );
 }

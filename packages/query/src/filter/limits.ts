@@ -9,6 +9,11 @@ export interface FilterLimits {
   maxDepth: number;
   /** Maximum number of restrictions (comparisons, bare values, regex terms). Default 256. */
   maxTerms: number;
+  /**
+   * Maximum size of the compiled RE2 programs of one regex-style filter, all patterns together,
+   * in RE2's units (instructions plus character-class ranges). Default 100,000.
+   */
+  maxProgramSize: number;
 }
 
 /**
@@ -23,6 +28,7 @@ export const DEFAULT_FILTER_LIMITS: Readonly<FilterLimits> = Object.freeze({
   maxLength: 8192,
   maxDepth: 32,
   maxTerms: 256,
+  maxProgramSize: 100_000,
 });
 
 /** The deepest nesting any configuration may allow (the parser recurses once per level). */

@@ -26,8 +26,16 @@ export interface TokenGrant {
  * bearer token with every scope and permission; `strict` accepts only the configured tokens.
  */
 export type AuthConfig =
-  | { mode: 'open'; identity?: string }
-  | { mode: 'strict'; tokens: Readonly<Record<string, TokenGrant>> };
+  | { mode: 'open'; identity?: string; controlToken?: string }
+  | {
+      mode: 'strict';
+      tokens: Readonly<Record<string, TokenGrant>>;
+      /**
+       * The credential of the control plane (`/_listkit/*`), distinct from every API token. In
+       * strict mode without one the control plane is off; in open mode it is optional.
+       */
+      controlToken?: string;
+    };
 
 const MISSING =
   'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.';

@@ -134,7 +134,10 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       READ_SCOPES,
       'compute.regionOperations.get',
     );
-    return c.json(state.operations.get(project, region, c.req.param('operation')));
+    // Hono answers HEAD with this GET handler; a HEAD reads nothing, so it is no poll.
+    const name = c.req.param('operation');
+    if (c.req.method === 'HEAD') return c.json(state.operations.peek(project, region, name));
+    return c.json(state.operations.get(project, region, name));
   });
 
   app.post(`${REGIONAL}/operations/:operation/wait`, async (c) => {

@@ -175,6 +175,23 @@ describe('completion policies', () => {
     expect((await getOp(emulator, op.name)).json.status).toBe('DONE');
   });
 
+  it('polls: a HEAD does not count as a read', async () => {
+    const emulator = await createEmulator({ operationPolicy: { mode: 'polls', polls: 2 } });
+    const op = await insert(emulator, 'fr-1');
+    for (let i = 0; i < 3; i++) {
+      const head = await emulator.fetch(
+        new Request(`${ORIGIN}${REGION}/operations/${op.name}`, {
+          method: 'HEAD',
+          headers: { authorization: 'Bearer tok' },
+        }),
+      );
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+    }
+    expect((await getOp(emulator, op.name)).json.status).toBe('RUNNING');
+    expect((await getOp(emulator, op.name)).json.status).toBe('DONE');
+  });
+
   it('duration: RUNNING until the emulator clock has advanced by ms, then DONE', async () => {
     const clock = new EmulatorClock();
     clock.freeze(true);
@@ -224,6 +241,7 @@ describe('completion policies', () => {
     const put = await emulator.fetch(
       new Request(`${ORIGIN}/_listkit/operations/policy`, {
         method: 'PUT',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ mode: 'immediate' }),
       }),
     );
@@ -318,16 +336,74 @@ describe('retention, delete and not found', () => {
     expect((await call(emulator, 'GET', `${REGION}/forwardingRules/fr-1`)).status).toBe(200);
   });
 
-  it('keeps running operations however long ago they started', async () => {
+  it('completes an operation nobody polls after operationMaxRunningMs, then sweeps it', async () => {
     const emulator = await createEmulator({
-      operationRetentionMs: 1_000,
+      operationRetentionMs: 60_000,
+      operationMaxRunningMs: 600_000,
       operationPolicy: { mode: 'polls', polls: 5 },
     });
+    emulator.clock.freeze(true);
+    const started = emulator.clock.now();
     const op = await insert(emulator, 'fr-1');
-    emulator.clock.advance(24 * 3_600_000);
-    const read = await getOp(emulator, op.name);
-    expect(read.status).toBe(200);
-    expect(read.json.status).toBe('RUNNING');
+    emulator.clock.advance(599_999);
+    expect((await getOp(emulator, op.name)).json.status).toBe('RUNNING');
+    emulator.clock.advance(1);
+    // Never read again: a list sweeps it to DONE, at the time it completed.
+    const listed = (await listOps(emulator)).json.items![0]!;
+    expect(listed.status).toBe('DONE');
+    expect(listed.endTime).toBe(new Date(started + 600_000).toISOString());
+    emulator.clock.advance(60_001);
+    await insert(emulator, 'fr-2'); // any operation call sweeps
+    expect((await getOp(emulator, op.name)).status).toBe(404);
+  });
+
+  it('the default: an unpolled operation is DONE 10 minutes after it started', async () => {
+    const emulator = await createEmulator({ operationPolicy: { mode: 'polls', polls: 1_000 } });
+    const op = await insert(emulator, 'fr-1');
+    emulator.clock.advance(10 * 60_000);
+    expect((await getOp(emulator, op.name)).json.status).toBe('DONE');
+  });
+
+  it('keeps at most operationRetentionCount completed operations, the oldest dropped first', async () => {
+    const emulator = await createEmulator({
+      operationRetentionCount: 3,
+      operationPolicy: { mode: 'duration', ms: 0 },
+    });
+    const ops = [];
+    for (let i = 0; i < 5; i++) ops.push(await insert(emulator, `fr-${i}`));
+    const listed = (await listOps(emulator)).json.items!.map((o) => o.name);
+    expect(listed.sort()).toEqual(
+      ops
+        .slice(2)
+        .map((o) => o.name)
+        .sort(),
+    );
+    expect((await getOp(emulator, ops[0]!.name)).status).toBe(404);
+    expect((await getOp(emulator, ops[4]!.name)).status).toBe(200);
+    // Running operations do not count against it.
+    expect(emulator.state.operations.all()).toHaveLength(3);
+  });
+
+  it('expiry costs what expires: a read among 50,000 kept operations stays fast', async () => {
+    // Before, every operation read scanned every operation (10 ms per GET at 58,000).
+    const emulator = await createEmulator({ operationRetentionCount: 100_000 });
+    const operations = emulator.state.operations;
+    let last = '';
+    for (let i = 0; i < 50_000; i++) {
+      last = operations.start({
+        project: 'p',
+        region: 'r',
+        operationType: 'insert',
+        targetLink: 'x',
+        targetId: '1',
+        user: 'u@example.com',
+        policy: { mode: 'duration', ms: 0 },
+      }).name;
+    }
+    const t0 = performance.now();
+    for (let i = 0; i < 500; i++) operations.get('p', 'r', last);
+    const perRead = (performance.now() - t0) / 500;
+    expect(perRead).toBeLessThan(0.2); // measured: 0.001 ms now, 1.6 ms with the full scan
   });
 
   it('DELETE removes an operation: {} then 404', async () => {

@@ -64,17 +64,32 @@ export interface OperationsOptions {
   policy: () => OperationPolicy;
   /** How long completed operations are kept, on the emulator's clock. */
   retentionMs: number;
+  /** The most completed operations kept (all regions); the oldest completed go first. */
+  retentionCount: number;
+  /**
+   * The longest an operation stays RUNNING, on the emulator's clock, whatever the policy: an
+   * operation nobody polls completes then, so it can be swept.
+   */
+  maxRunningMs: number;
   /** How long `wait` waits at most, in real milliseconds. */
   waitTimeoutMs: number;
 }
 
 /**
  * The regional operations of the emulator: created by writes, advanced by reads according to the
- * completion policy, listed with the same filter/orderBy/paging engine as resources, and dropped
- * `retentionMs` after they complete so that memory stays bounded.
+ * completion policy (and completed at the latest `maxRunningMs` after they start), listed with the
+ * same filter/orderBy/paging engine as resources, and dropped `retentionMs` after they complete or
+ * when more than `retentionCount` are complete, so that memory stays bounded. Expiry walks two
+ * queues from their oldest end, so it costs what expires, not what is kept.
  */
 export class Operations {
   private readonly entries = new Map<string, Entry>();
+  /** RUNNING operations by key, in start order (the oldest first). */
+  private readonly running = new Map<string, Entry>();
+  /** RUNNING operations per parent, for the time-based updates a list applies. */
+  private readonly runningIn = new Map<string, Set<Entry>>();
+  /** DONE operations by key, in completion order (the oldest first). */
+  private readonly done = new Map<string, Entry>();
   /** requestId (scoped to project and region) → entry key. */
   private readonly requests = new Map<string, string>();
   private readonly lists = new Map<string, Collection<OperationJson>>();
@@ -113,8 +128,17 @@ export class Operations {
       failure: init.failure,
       requestKey: init.requestId ? `${parent}/${init.requestId.toLowerCase()}` : undefined,
     };
-    this.entries.set(`${parent}/${name}`, entry);
-    if (entry.requestKey) this.requests.set(entry.requestKey, `${parent}/${name}`);
+    this.sweep();
+    const key = `${parent}/${name}`;
+    this.entries.set(key, entry);
+    this.running.set(key, entry);
+    let inParent = this.runningIn.get(parent);
+    if (!inParent) {
+      inParent = new Set();
+      this.runningIn.set(parent, inParent);
+    }
+    inParent.add(entry);
+    if (entry.requestKey) this.requests.set(entry.requestKey, key);
     // setLabels-style operations are DONE in their first answer.
     if (entry.policy.mode === 'duration' && entry.policy.ms === 0) this.complete(entry);
     this.list(parent).put(op);
@@ -140,6 +164,13 @@ export class Operations {
   get(project: string, region: string, name: string): OperationJson {
     const entry = this.find(project, region, name);
     this.advance(entry, true);
+    return { ...entry.op };
+  }
+
+  /** The operation as it stands, without counting a read (HEAD): only time may advance it. */
+  peek(project: string, region: string, name: string): OperationJson {
+    const entry = this.find(project, region, name);
+    this.advance(entry, false);
     return { ...entry.op };
   }
 
@@ -177,15 +208,16 @@ export class Operations {
   ): Promise<ListPage<OperationJson>> {
     const parent = `projects/${project}/regions/${region}`;
     this.sweep();
-    for (const entry of this.entries.values()) {
-      if (entry.parent === parent) this.advance(entry, false);
-    }
+    for (const entry of [...(this.runningIn.get(parent) ?? [])]) this.advance(entry, false);
     return this.list(parent).list({ ...request, parent });
   }
 
   /** Forgets every operation (reset). */
   clear(): void {
     this.entries.clear();
+    this.running.clear();
+    this.runningIn.clear();
+    this.done.clear();
     this.requests.clear();
     this.lists.clear();
   }
@@ -215,7 +247,7 @@ export class Operations {
     if (policy.mode === 'immediate') fraction = entry.reads > 0 ? 1 : 0;
     else if (policy.mode === 'polls') fraction = entry.reads / policy.polls;
     else fraction = policy.ms === 0 ? 1 : (this.options.clock.now() - entry.startedAt) / policy.ms;
-    if (fraction >= 1) {
+    if (fraction >= 1 || this.options.clock.now() - entry.startedAt >= this.options.maxRunningMs) {
       this.complete(entry);
       return;
     }
@@ -225,15 +257,20 @@ export class Operations {
 
   private complete(entry: Entry): void {
     // A timed operation finished when its duration elapsed, even if it is read much later.
+    // An operation nobody read finished when maxRunningMs elapsed.
     const { policy } = entry;
-    const now =
-      policy.mode === 'duration'
-        ? Math.min(this.options.clock.now(), entry.startedAt + policy.ms)
-        : this.options.clock.now();
+    const deadline =
+      entry.startedAt +
+      Math.min(this.options.maxRunningMs, policy.mode === 'duration' ? policy.ms : Infinity);
+    const now = Math.min(this.options.clock.now(), deadline);
     entry.op.status = 'DONE';
     entry.op.progress = 100;
     entry.op.endTime = new Date(now).toISOString();
     entry.doneAt = now;
+    const key = `${entry.parent}/${entry.op.name}`;
+    this.running.delete(key);
+    this.runningIn.get(entry.parent)?.delete(entry);
+    this.done.set(key, entry);
     if (entry.failure) {
       const item = entry.failure.item();
       entry.op.error = {
@@ -251,16 +288,30 @@ export class Operations {
     this.list(entry.parent).put(entry.op);
   }
 
-  /** Drops operations completed more than `retentionMs` ago on the emulator's clock. */
+  /**
+   * Completes operations RUNNING for `maxRunningMs`, then drops completed ones beyond
+   * `retentionCount` or done more than `retentionMs` ago, each from the oldest end of its queue
+   * (start order, completion order), stopping at the first that stays.
+   */
   private sweep(): void {
-    const horizon = this.options.clock.now() - this.options.retentionMs;
-    for (const [key, entry] of this.entries) {
-      if (entry.doneAt !== undefined && entry.doneAt < horizon) this.forget(key, entry);
+    const { clock, maxRunningMs, retentionMs, retentionCount } = this.options;
+    const now = clock.now();
+    for (const entry of this.running.values()) {
+      if (now - entry.startedAt < maxRunningMs) break;
+      this.complete(entry); // removes it from `running`
+    }
+    const horizon = now - retentionMs;
+    for (const [key, entry] of this.done) {
+      if (this.done.size <= retentionCount && entry.doneAt! >= horizon) break;
+      this.forget(key, entry);
     }
   }
 
   private forget(key: string, entry: Entry): void {
     this.entries.delete(key);
+    this.running.delete(key);
+    this.runningIn.get(entry.parent)?.delete(entry);
+    this.done.delete(key);
     if (entry.requestKey) this.requests.delete(entry.requestKey);
     this.list(entry.parent).delete(entry.op.name);
   }

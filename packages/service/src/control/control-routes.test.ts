@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EmulatorClock } from '../clock.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
 import type { RequestRecord } from '../http/request-log.js';
 import type { Seed } from './seed.js';
@@ -21,6 +22,7 @@ async function control(
   const response = await emulator.fetch(
     new Request(`${ORIGIN}/_listkit${path}`, {
       method,
+      headers: { 'content-type': 'application/json' },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     }),
   );
@@ -310,12 +312,51 @@ describe('clock', () => {
     ['advance "abc"', { advance: 'abc' }],
     ['set "not a date"', { set: 'not a date' }],
     ['malformed JSON', '{advance'],
+    ['advanceMs 1e20', { advanceMs: 1e20 }],
+    ['advanceMs -1e20', { advanceMs: -1e20 }],
+    ['advanceMs as text', { advanceMs: '1000' }],
+    ['advance "1e20s"', { advance: '100000000000000000000s' }],
+    ['advance past the year 9999', { advance: `${400 * 365 * 86_400 * 20}s` }],
+    ['set to year 10000', { set: '+010000-01-01T00:00:00Z' }],
+    ['set to year 0', { set: '0000-12-31T23:59:59Z' }],
+    ['set 9999-12-31 and advance a day', { set: '9999-12-31T00:00:00Z', advance: '86400s' }],
+    ['a good advance with a bad freeze', { advance: '10s', freeze: 'yes' }],
   ])('POST with %s is 400 and leaves the clock alone', async (_, body) => {
     const { emulator, t0 } = await frozen();
     const res = await control(emulator, 'POST', '/clock', body);
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe(400);
     expect(emulator.clock.now()).toBe(t0);
+  });
+});
+
+describe('clock range', () => {
+  it('after a refused advanceMs of 1e20 every endpoint still answers', async () => {
+    const emulator = await createEmulator();
+    expect((await control(emulator, 'POST', '/clock', { advanceMs: 1e20 })).status).toBe(400);
+    expect((await control(emulator, 'GET', '/health')).status).toBe(200);
+    expect((await control(emulator, 'GET', '/clock')).status).toBe(200);
+    expect((await api(emulator, 'GET', '/forwardingRules')).status).toBe(200);
+    expect((await insert(emulator, 'fr-1')).status).toBe(200);
+  });
+
+  it('can be set to the last millisecond of 9999, and no further', async () => {
+    const emulator = await createEmulator();
+    const last = '9999-12-31T23:59:59.999Z';
+    const res = await control(emulator, 'POST', '/clock', { set: last, freeze: true });
+    expect(res.json.now).toBe(last);
+    expect((await control(emulator, 'POST', '/clock', { advanceMs: 1 })).status).toBe(400);
+    expect((await control(emulator, 'GET', '/clock')).json.now).toBe(last);
+    expect((await insert(emulator, 'fr-1')).json.insertTime).toBe(last);
+  });
+
+  it('EmulatorClock refuses to leave the range, even running', () => {
+    let real = Date.parse('9999-12-31T23:59:59.000Z');
+    const clock = new EmulatorClock(() => real);
+    expect(() => clock.advance(1_000)).toThrow(RangeError);
+    expect(() => clock.set(Number.NaN)).toThrow(RangeError);
+    real += 10_000; // real time runs on past the end
+    expect(new Date(clock.now()).toISOString()).toBe('9999-12-31T23:59:59.999Z');
   });
 });
 

@@ -1,11 +1,19 @@
 import { parseDuration } from '@listkit/query';
 import type { Hono } from 'hono';
+import { CLOCK_MAX_EPOCH_MS, CLOCK_MIN_EPOCH_MS, isClockTime } from '../clock.js';
 import { parseOperationPolicy } from '../compute/operation-policy.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { errors } from '../http/api-error.js';
 import { readJsonBody } from '../http/body.js';
 import { parseFaultRule } from '../http/faults.js';
 import { type Seed, seedState } from './seed.js';
+
+/** A value from a request body, short enough for an error message (strings quoted, cut at 60). */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `'${value.length > 60 ? `${value.slice(0, 60)}…` : value}'`;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
+}
 
 /** The reserved prefix of the emulator's own control plane. */
 export const CONTROL_PREFIX = '/_listkit';
@@ -51,25 +59,45 @@ export function controlRoutes(
     }),
   );
 
-  const clockJson = () => ({ now: state.clock.iso(), epochMs: state.clock.now() });
+  // One reading, so that now and epochMs always agree.
+  const clockJson = () => {
+    const epochMs = state.clock.now();
+    return { now: new Date(epochMs).toISOString(), epochMs };
+  };
   app.get(`${p}/clock`, (c) => c.json(clockJson()));
   app.post(`${p}/clock`, async (c) => {
     const body = ((await readJsonBody(c.req.raw, state.bodyLimit)) ?? {}) as Record<
       string,
       unknown
     >;
-    if (typeof body.set === 'string') {
-      const at = Date.parse(body.set);
-      if (Number.isNaN(at)) throw errors.badRequest(`clock.set: '${body.set}' is not a timestamp`);
-      state.clock.set(at);
+    // Work out the new time first, so a body with one bad field changes nothing.
+    let target = state.clock.now();
+    if (body.set !== undefined) {
+      const at = typeof body.set === 'string' ? Date.parse(body.set) : Number.NaN;
+      if (Number.isNaN(at))
+        throw errors.badRequest(`clock.set: ${shown(body.set)} is not a timestamp`);
+      target = at;
     }
-    if (typeof body.advanceMs === 'number') state.clock.advance(body.advanceMs);
-    if (typeof body.advance === 'string') {
-      const d = parseDuration(body.advance);
+    if (body.advanceMs !== undefined) {
+      if (typeof body.advanceMs !== 'number' || !Number.isFinite(body.advanceMs))
+        throw errors.badRequest(`clock.advanceMs: ${shown(body.advanceMs)} is not a number`);
+      target += body.advanceMs;
+    }
+    if (body.advance !== undefined) {
+      const d = typeof body.advance === 'string' ? parseDuration(body.advance) : undefined;
       if (!d)
-        throw errors.badRequest(`clock.advance: '${body.advance}' is not a duration such as 90s`);
-      state.clock.advance(d.seconds * 1000 + d.nanos / 1e6);
+        throw errors.badRequest(
+          `clock.advance: ${shown(body.advance)} is not a duration such as 90s`,
+        );
+      target += d.seconds * 1000 + d.nanos / 1e6;
     }
+    if (!isClockTime(target))
+      throw errors.badRequest(
+        `clock: the result is outside the range the clock can show, ${new Date(CLOCK_MIN_EPOCH_MS).toISOString()} to ${new Date(CLOCK_MAX_EPOCH_MS).toISOString()}`,
+      );
+    if (body.freeze !== undefined && typeof body.freeze !== 'boolean')
+      throw errors.badRequest(`clock.freeze: ${shown(body.freeze)} is not true or false`);
+    state.clock.set(target);
     if (typeof body.freeze === 'boolean') state.clock.freeze(body.freeze);
     return c.json(clockJson());
   });

@@ -355,6 +355,26 @@ describe('list errors', () => {
     expect(res.json.error.message).toContain(`Invalid value for field 'filter': '${filter}'`);
   });
 
+  it.each([
+    // ~5 KB: 715 alternatives of `.{n}`, ~460,000 instructions (each one ~40 MB, kept by the cache)
+    [
+      '700 .{n} alternatives',
+      `name eq "(${Array.from({ length: 715 }, (_, i) => `.{${1000 - i}}`).join('|')})q17"`,
+    ],
+    // 200 terms of a pattern whose classes weigh 782,000 units
+    ['200 (?i)(\\pL|\\pN){1000} terms', '(name eq "(?i)(\\pL|\\pN){1000}")'.repeat(200)],
+  ])(
+    'a regex whose compiled program is too large (%s) is 400 naming the pattern',
+    async (_, filter) => {
+      const emulator = await createEmulator({ seed: seedOf(3) });
+      const res = await list(emulator, `?${new URLSearchParams({ filter })}`);
+      expectInvalid(res, 'filter');
+      expect(res.json.error.message).toMatch(
+        /RE2 pattern "[^"]+" .*compiles to a program of \d+ instructions, more than the limit of 100000 \(regex_too_large at 1:(9|10)\)$/,
+      );
+    },
+  );
+
   it.each(['nosuchfield', 'description', 'name desc, name', 'creationTimestamp'])(
     'an orderBy Compute does not support (%j) is 400 at orderBy',
     async (orderBy) => {

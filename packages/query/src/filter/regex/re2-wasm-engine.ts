@@ -80,6 +80,10 @@ export const re2WasmEngine: RegexEngine = {
     const re = anchored;
     let disposed = false;
     return {
+      // The C++ object lives on the WASM heap, where RE2's own max_mem bounds it; this is an
+      // estimate for the cache's JavaScript-side budget (a compiled RE2 takes ~1 KiB and grows
+      // with the pattern).
+      approximateBytes: 1024 + 64 * pattern.length,
       fullMatch(input) {
         if (disposed) throw new Error('re2-wasm: fullMatch() called after dispose()');
         return re.match(input, 0, false).index >= 0;

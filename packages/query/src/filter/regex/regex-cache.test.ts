@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { re2WasmEngine } from './re2-wasm-engine.js';
-import { RegexCache } from './regex-cache.js';
-import { type CompiledRegex, type RegexEngine, RegexSyntaxError } from './regex-engine.js';
+import { re2jsEngine } from './re2js-engine.js';
+import { DEFAULT_REGEX_CACHE_BYTES, RegexCache } from './regex-cache.js';
+import {
+  type CompiledRegex,
+  type RegexEngine,
+  RegexSyntaxError,
+  RegexTooLargeError,
+} from './regex-engine.js';
 
-/** Matches its pattern literally; `(` makes a pattern invalid. Records compiles and disposals. */
+/**
+ * Matches its pattern literally; `(` makes a pattern invalid. Records compiles and disposals.
+ * A pattern's program size is its length, and it weighs 100 bytes per character.
+ */
 function fakeEngine() {
   const compiled: CompiledRegex[] = [];
   /** Patterns in the order their regexes were disposed. */
@@ -14,6 +23,8 @@ function fakeEngine() {
       if (pattern.includes('(')) throw new RegexSyntaxError(`missing ): ${pattern}`);
       let disposed = false;
       const re: CompiledRegex = {
+        programSize: pattern.length,
+        approximateBytes: 100 * pattern.length,
         fullMatch(input) {
           if (disposed) throw new Error(`${pattern} used after dispose`);
           return input === pattern;
@@ -34,7 +45,7 @@ function fakeEngine() {
 describe('RegexCache', () => {
   it('compiles once per pattern', () => {
     const { engine, compiled } = fakeEngine();
-    const cache = new RegexCache(engine, 2);
+    const cache = new RegexCache(engine, { capacity: 2 });
     const a = cache.get('a');
     expect(cache.get('a')).toBe(a);
     expect(a.fullMatch('a')).toBe(true);
@@ -44,7 +55,7 @@ describe('RegexCache', () => {
 
   it('evicts and disposes the least recently used pattern', () => {
     const { engine, compiled, disposed } = fakeEngine();
-    const cache = new RegexCache(engine, 2);
+    const cache = new RegexCache(engine, { capacity: 2 });
     cache.get('a');
     cache.get('b');
     cache.get('a'); // now b is the least recently used
@@ -59,7 +70,7 @@ describe('RegexCache', () => {
 
   it('does not cache invalid patterns', () => {
     const { engine } = fakeEngine();
-    const cache = new RegexCache(engine, 2);
+    const cache = new RegexCache(engine, { capacity: 2 });
     cache.get('a');
     expect(() => cache.get('(')).toThrow(new RegexSyntaxError('missing ): ('));
     expect(() => cache.get('(')).toThrow(RegexSyntaxError);
@@ -68,7 +79,7 @@ describe('RegexCache', () => {
 
   it('defers disposing an acquired regex until its last release', () => {
     const { engine, disposed } = fakeEngine();
-    const cache = new RegexCache(engine, 1);
+    const cache = new RegexCache(engine, { capacity: 1 });
     const a = cache.acquire('a');
     expect(cache.acquire('a')).toBe(a);
     cache.get('b'); // evicts a, which is still held twice
@@ -84,7 +95,7 @@ describe('RegexCache', () => {
 
   it('keeps a released regex cached until it is evicted', () => {
     const { engine, compiled, disposed } = fakeEngine();
-    const cache = new RegexCache(engine, 1);
+    const cache = new RegexCache(engine, { capacity: 1 });
     const a = cache.acquire('a');
     cache.release(a);
     expect(disposed()).toEqual([]);
@@ -96,7 +107,7 @@ describe('RegexCache', () => {
 
   it('compiles a fresh regex for a pattern whose evicted regex is still held', () => {
     const { engine, disposed } = fakeEngine();
-    const cache = new RegexCache(engine, 1);
+    const cache = new RegexCache(engine, { capacity: 1 });
     const held = cache.acquire('a');
     cache.get('b');
     const fresh = cache.acquire('a'); // evicts b
@@ -110,7 +121,7 @@ describe('RegexCache', () => {
 
   it('clear() disposes everything except acquired regexes, which go on release', () => {
     const { engine, disposed } = fakeEngine();
-    const cache = new RegexCache(engine, 10);
+    const cache = new RegexCache(engine, { capacity: 10 });
     cache.get('a');
     const b = cache.acquire('b');
     cache.get('c');
@@ -124,21 +135,80 @@ describe('RegexCache', () => {
 
   it('rejects a release without a matching acquire', () => {
     const { engine } = fakeEngine();
-    const cache = new RegexCache(engine, 2);
+    const cache = new RegexCache(engine, { capacity: 2 });
     const a = cache.get('a');
     expect(() => cache.release(a)).toThrow('not acquired');
     cache.release(cache.acquire('a'));
     expect(() => cache.release(a)).toThrow('not acquired');
   });
 
+  it('keeps at most maxBytes, evicting the least recently used first', () => {
+    const { engine, disposed } = fakeEngine();
+    const cache = new RegexCache(engine, { capacity: 100, maxBytes: 1000 });
+    cache.get('aaaa'); // 400 bytes
+    cache.get('bbbb'); // 800
+    cache.get('cc'); // 1000: still within budget
+    expect(disposed()).toEqual([]);
+    cache.get('d'); // 1100: a goes
+    expect(disposed()).toEqual(['aaaa']);
+    expect(cache.bytes).toBe(700);
+    expect(cache.size).toBe(3);
+  });
+
+  it('keeps a regex larger than the whole budget only until the next compile', () => {
+    const { engine, disposed } = fakeEngine();
+    const cache = new RegexCache(engine, { capacity: 100, maxBytes: 1000 });
+    const big = 'b'.repeat(20); // 2000 bytes
+    cache.get('a');
+    expect(cache.get(big).fullMatch(big)).toBe(true);
+    expect(disposed()).toEqual(['a']);
+    expect(cache.bytes).toBe(2000);
+    const held = cache.acquire(big);
+    cache.get('c');
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBe(100);
+    expect(held.fullMatch(big)).toBe(true); // evicted, but still held
+    cache.release(held);
+    expect(disposed()).toEqual(['a', big]);
+  });
+
+  it('refuses a program over maxProgramSize, without caching it', () => {
+    const { engine, disposed } = fakeEngine();
+    const cache = new RegexCache(engine, { capacity: 10 });
+    expect(() => cache.acquire('abcdef', 5)).toThrow(new RegexTooLargeError(6, 5));
+    expect(disposed()).toEqual(['abcdef']);
+    expect(cache.size).toBe(0);
+    cache.get('abcdef'); // no limit: cached
+    expect(() => cache.get('abcdef', 5)).toThrow(RegexTooLargeError);
+    expect(cache.get('abcdef', 6).fullMatch('abcdef')).toBe(true);
+  });
+
   it.each([0, -1, 1.5, Number.NaN])('rejects capacity %s', (capacity) => {
-    expect(() => new RegexCache(fakeEngine().engine, capacity)).toThrow(RangeError);
+    expect(() => new RegexCache(fakeEngine().engine, { capacity })).toThrow(RangeError);
+  });
+
+  it.each([0, -1, Number.NaN])('rejects maxBytes %s', (maxBytes) => {
+    expect(() => new RegexCache(fakeEngine().engine, { maxBytes })).toThrow(RangeError);
+  });
+
+  it('holds at most 64 MiB of re2js programs by default, however many distinct large patterns', () => {
+    // Each pattern is ~33,000 instructions (~3.7 MB); 1000 entries of them would be ~3.7 GB.
+    const cache = new RegexCache(re2jsEngine);
+    for (let i = 0; i < 30; i++) {
+      const alternatives = Array.from({ length: 33 }, (_, k) => `.{${1000 - k}}`).join('|');
+      const re = cache.get(`(${alternatives})q${i}`);
+      expect(re.approximateBytes).toBeGreaterThan(3_000_000);
+      expect(re.fullMatch(`${'x'.repeat(990)}q${i}`)).toBe(true);
+    }
+    expect(cache.bytes).toBeLessThanOrEqual(DEFAULT_REGEX_CACHE_BYTES);
+    expect(cache.size).toBeLessThan(20);
+    expect(cache.size).toBeGreaterThan(10);
   });
 
   it('keeps re2-wasm alive through 100,000 distinct patterns', { timeout: 180_000 }, () => {
     // Each re2-wasm regex lives on a fixed 16 MiB heap; undisposed, ~5,000 compiles exhaust it
     // and abort the WASM module for the rest of the process.
-    const cache = new RegexCache(re2WasmEngine, 256);
+    const cache = new RegexCache(re2WasmEngine, { capacity: 256 });
     let matched = 0;
     for (let i = 0; i < 100_000; i++) {
       const re = cache.get(`item-${i}-[a-z]+`);

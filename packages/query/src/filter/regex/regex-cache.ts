@@ -1,4 +1,15 @@
-import type { CompiledRegex, RegexEngine } from './regex-engine.js';
+import { type CompiledRegex, type RegexEngine, RegexTooLargeError } from './regex-engine.js';
+
+/** Bounds of a {@link RegexCache}. */
+export interface RegexCacheLimits {
+  /** The most patterns kept. Default 1000. */
+  capacity?: number;
+  /** The most memory kept, by the engines' {@link CompiledRegex.approximateBytes}. Default 64 MiB. */
+  maxBytes?: number;
+}
+
+/** The default byte budget of a {@link RegexCache}: 64 MiB. */
+export const DEFAULT_REGEX_CACHE_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   readonly compiled: CompiledRegex;
@@ -11,7 +22,9 @@ interface Entry {
 /**
  * A bounded LRU cache of compiled patterns, keyed by pattern text. Compiling is expensive (re2js
  * ~50 µs, re2-wasm ~300 µs) and re2-wasm keeps every live regex on a fixed 16 MiB heap, so the
- * cache holds at most `capacity` regexes and disposes the ones it drops.
+ * cache holds at most `capacity` regexes and `maxBytes` of them (one large program can weigh as
+ * much as thousands of small ones), and disposes the ones it drops. A regex larger than the whole
+ * budget is kept only until the next compile.
  *
  * Two ways to borrow a regex:
  * - {@link get} is for immediate use only: the regex may be disposed by any later `get`,
@@ -21,7 +34,7 @@ interface Entry {
  *
  * @example
  * ```ts
- * const cache = new RegexCache(re2WasmEngine, 256);
+ * const cache = new RegexCache(re2WasmEngine, { capacity: 256, maxBytes: 8 << 20 });
  * const regex = cache.acquire('web-[0-9]+');
  * regex.fullMatch('web-12'); // true
  * cache.release(regex);
@@ -30,17 +43,24 @@ interface Entry {
 export class RegexCache {
   readonly #engine: RegexEngine;
   readonly #capacity: number;
+  readonly #maxBytes: number;
+  #bytes = 0;
   /** Cached entries; Map iteration order is the LRU order, least recently used first. */
   readonly #entries = new Map<string, Entry>();
   /** Entries with refs > 0, including evicted ones, by the regex handed out. */
   readonly #acquired = new Map<CompiledRegex, Entry>();
 
-  constructor(engine: RegexEngine, capacity = 1000) {
+  constructor(engine: RegexEngine, limits: RegexCacheLimits = {}) {
+    const { capacity = 1000, maxBytes = DEFAULT_REGEX_CACHE_BYTES } = limits;
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new RangeError(`RegexCache capacity must be a positive integer, got ${capacity}`);
     }
+    if (!(maxBytes > 0)) {
+      throw new RangeError(`RegexCache maxBytes must be positive, got ${maxBytes}`);
+    }
     this.#engine = engine;
     this.#capacity = capacity;
+    this.#maxBytes = maxBytes;
   }
 
   /** The number of cached patterns (evicted regexes still acquired are not counted). */
@@ -48,17 +68,23 @@ export class RegexCache {
     return this.#entries.size;
   }
 
+  /** The approximate bytes of the cached patterns (evicted regexes still acquired are not counted). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   /**
    * The compiled `pattern`, compiling it on a miss. For immediate use only (see the class doc).
-   * Throws the engine's `RegexSyntaxError` for an invalid pattern, which is not cached.
+   * Throws the engine's `RegexSyntaxError` for an invalid pattern, and {@link RegexTooLargeError}
+   * when its program is larger than `maxProgramSize`; neither is cached.
    */
-  get(pattern: string): CompiledRegex {
-    return this.#lookup(pattern).compiled;
+  get(pattern: string, maxProgramSize = Number.POSITIVE_INFINITY): CompiledRegex {
+    return this.#lookup(pattern, maxProgramSize).compiled;
   }
 
   /** Like {@link get}, but the regex stays usable until {@link release} is called with it. */
-  acquire(pattern: string): CompiledRegex {
-    const entry = this.#lookup(pattern);
+  acquire(pattern: string, maxProgramSize = Number.POSITIVE_INFINITY): CompiledRegex {
+    const entry = this.#lookup(pattern, maxProgramSize);
     entry.refs++;
     this.#acquired.set(entry.compiled, entry);
     return entry.compiled;
@@ -77,21 +103,35 @@ export class RegexCache {
   clear(): void {
     for (const entry of this.#entries.values()) this.#drop(entry);
     this.#entries.clear();
+    this.#bytes = 0;
   }
 
-  #lookup(pattern: string): Entry {
+  #lookup(pattern: string, maxProgramSize: number): Entry {
     let entry = this.#entries.get(pattern);
     if (entry !== undefined) {
+      checkSize(entry.compiled, maxProgramSize);
       // Re-insert to mark it most recently used.
       this.#entries.delete(pattern);
       this.#entries.set(pattern, entry);
       return entry;
     }
-    entry = { compiled: this.#engine.compile(pattern), refs: 0, evicted: false };
+    const compiled = this.#engine.compile(pattern);
+    try {
+      checkSize(compiled, maxProgramSize);
+    } catch (error) {
+      compiled.dispose();
+      throw error;
+    }
+    entry = { compiled, refs: 0, evicted: false };
     this.#entries.set(pattern, entry);
+    this.#bytes += compiled.approximateBytes;
+    // Evict least recently used first. The new entry is last and stays, even alone over budget:
+    // it is about to be used, and the next compile evicts it.
     for (const [oldest, old] of this.#entries) {
-      if (this.#entries.size <= this.#capacity) break;
+      if (oldest === pattern) break;
+      if (this.#entries.size <= this.#capacity && this.#bytes <= this.#maxBytes) break;
       this.#entries.delete(oldest);
+      this.#bytes -= old.compiled.approximateBytes;
       this.#drop(old);
     }
     return entry;
@@ -101,4 +141,10 @@ export class RegexCache {
     entry.evicted = true;
     if (entry.refs === 0) entry.compiled.dispose();
   }
+}
+
+function checkSize(compiled: CompiledRegex, maxProgramSize: number): void {
+  const size = compiled.programSize;
+  if (size !== undefined && size > maxProgramSize)
+    throw new RegexTooLargeError(size, maxProgramSize);
 }

@@ -16,6 +16,14 @@ export interface RegexEngine {
 export interface CompiledRegex {
   /** True when the pattern matches the entire input. */
   fullMatch(input: string): boolean;
+  /**
+   * The size of the compiled program in RE2's sense: one unit per instruction, plus one per range
+   * of a character class (C++ RE2 compiles each range into its own UTF-8 instructions). Undefined
+   * when the engine enforces its own limit (re2-wasm: C++ RE2's `max_mem`).
+   */
+  readonly programSize?: number;
+  /** An upper bound on the memory the compiled regex holds, in bytes; the cache budgets with it. */
+  readonly approximateBytes: number;
   /** Releases engine memory (re2-wasm's heap is fixed); the regex must not be used after. */
   dispose(): void;
 }
@@ -34,4 +42,27 @@ export interface CompiledRegex {
  */
 export class RegexSyntaxError extends Error {
   override readonly name = 'RegexSyntaxError';
+}
+
+/**
+ * Thrown by {@link RegexCache} when a pattern compiles to a program larger than allowed: the
+ * pattern is valid RE2, but matching it would cost too much memory and time.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   cache.acquire('(.{1000}|.{999}|.{998})q', 1000);
+ * } catch (e) {
+ *   if (e instanceof RegexTooLargeError) console.log(e.programSize, e.limit); // 2999 1000
+ * }
+ * ```
+ */
+export class RegexTooLargeError extends Error {
+  override readonly name = 'RegexTooLargeError';
+  constructor(
+    readonly programSize: number,
+    readonly limit: number,
+  ) {
+    super(`the compiled program has ${programSize} instructions, more than the limit of ${limit}`);
+  }
 }
