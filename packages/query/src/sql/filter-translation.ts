@@ -342,8 +342,13 @@ function compare(
     isStorableText(last.name) &&
     !steps.some((s) => s.kind === 'each')
   ) {
-    const mapSource = source(steps.slice(0, -1), context);
-    if (mapSource.kind === 'json' && mapSource.expr.startsWith('"')) {
+    // Only a map that is a column itself (no path into JSON, which would add parameters).
+    const mapSteps = steps.slice(0, -1);
+    const mapColumn = mapSteps.every((s) => s.kind === 'field')
+      ? context.table.column(mapSteps.map((s) => (s as { name: string }).name).join('.'))
+      : undefined;
+    const mapSource = mapColumn?.sqlType === 'jsonb' ? source(mapSteps, context) : undefined;
+    if (mapSource?.kind === 'json') {
       const sql = `${mapSource.expr} @> ${params.add(JSON.stringify({ [last.name]: operand.value }), 'jsonb')}`;
       return { sql: twoValued([...mapSource.guards, sql], context), exact: true };
     }
