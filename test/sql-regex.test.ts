@@ -1,7 +1,7 @@
 // Regex push-down: every RE2 pattern the planner translates must full-match exactly the same
 // strings in PostgreSQL as in RE2 (re2js), on PGlite and on the configured server.
 import { re2jsEngine } from '@listkit/query';
-import { regexLiteralPrefix, translateRegex } from '@listkit/query/sql';
+import { regexLiteralFragments, regexLiteralPrefix, translateRegex } from '@listkit/query/sql';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -161,6 +161,19 @@ describe('regex translation', () => {
     ['\\d+', ''],
   ])('the literal prefix of %s is %j', (pattern, prefix) => {
     expect(regexLiteralPrefix(pattern)).toBe(prefix);
+  });
+
+  it.each([
+    ['.*web\\b.*-prod(?i).*', ['web', '-prod']],
+    ['x.*ab{2,3}c.*', ['x', 'a', 'c']],
+    ['.*(ab)?cd[ef]gh.*', ['cd', 'gh']],
+    ['.*a\\.b+\\pL', []],
+    ['\\x41bc', []],
+    ['ab|cd', []],
+    ['(?i)abc', []],
+    ['[]ab]cd', ['cd']],
+  ])('the literal runs of %s are %j', (pattern, runs) => {
+    expect(regexLiteralFragments(pattern)).toEqual(runs);
   });
 });
 

@@ -2,7 +2,7 @@ import type { CheckedNode, FieldRef, Operand, PathStep } from '../filter/checked
 import { compileGlob, hasWildcard } from '../filter/glob.js';
 import type { RegexEngine } from '../filter/regex/regex-engine.js';
 import type { FieldType } from '../schema/field-type.js';
-import { regexLiteralPrefix, translateRegex } from './regex-translation.js';
+import { regexLiteralFragments, regexLiteralPrefix, translateRegex } from './regex-translation.js';
 import { escapeLike, isStorableText, type Parameters, quoteLiteral } from './sql-text.js';
 import { nanosText, type SqlColumn, type SqlTable } from './table.js';
 
@@ -490,13 +490,23 @@ function regex(field: FieldRef, pattern: string, context: TranslationContext): T
       return `${text} ~ ${params.add(translated, 'text')}`;
     });
   }
-  // Not portable: narrow by the literal prefix (an index range), and let RE2 decide the rest.
-  const prefix = type.kind === 'string' ? regexLiteralPrefix(pattern) : '';
-  if (prefix === '') return RESIDUAL;
+  // Not portable: narrow by the literal prefix (an index range) and the literal runs every match
+  // contains (LIKE, which a trigram index answers), and let RE2 decide the rest.
+  if (type.kind !== 'string') return RESIDUAL;
+  const prefix = regexLiteralPrefix(pattern);
+  const patterns = [
+    ...(prefix === '' ? [] : [`${escapeLike(prefix)}%`]),
+    ...regexLiteralFragments(pattern)
+      .filter((run) => !prefix.includes(run))
+      .map((run) => `%${escapeLike(run)}%`),
+  ];
+  if (patterns.length === 0) return RESIDUAL;
   const narrowed = onPath(field.steps, context, (src) => {
     const value = scalar(src, type);
     if (!value) return undefined;
-    return `${value.expr} LIKE ${params.add(`${escapeLike(prefix)}%`, 'text')} ESCAPE '\\'`;
+    return patterns
+      .map((like) => `${value.expr} LIKE ${params.add(like, 'text')} ESCAPE '\\'`)
+      .join(' AND ');
   });
   return { sql: narrowed.sql, exact: false };
 }

@@ -11,6 +11,10 @@ export {
   type SqlPlanOptions,
   type SqlStatement,
 } from './plan.js';
-export { regexLiteralPrefix, translateRegex } from './regex-translation.js';
+export {
+  regexLiteralFragments,
+  regexLiteralPrefix,
+  translateRegex,
+} from './regex-translation.js';
 export { type SuggestIndexesOptions, suggestIndexes } from './suggested-indexes.js';
 export { type SqlColumn, type SqlTable, type SqlTableOptions, sqlTable } from './table.js';

@@ -70,6 +70,10 @@ describe('planListQuery', () => {
     const regex = plan('name eq "web-(?i)x.*"');
     expect(regex.exact).toBe(false);
     expect(regex.params[0]).toBe('web-%');
+    // Literal runs every match contains narrow too (a trigram index answers LIKE '%…%').
+    const fragments = plan(String.raw`name eq "w.*_b\bc%.*"`);
+    expect(fragments.exact).toBe(false);
+    expect(fragments.params.slice(0, 3)).toEqual(['w%', '%\\_b%', '%c\\%%']);
   });
 
   it('does not push down a NOT or an OR over a residual part', () => {

@@ -244,3 +244,89 @@ export function regexLiteralPrefix(pattern: string): string {
   }
   return isStorableText(prefix) ? prefix : '';
 }
+
+/**
+ * Literal runs every full match of an RE2 pattern contains, read conservatively: only runs at
+ * the top level of the pattern (outside groups and classes), not followed by a quantifier, and
+ * none at all when the pattern has an alternation or `\Q`; scanning stops at flags (`(?i)`). A
+ * pattern that stays in the residual is narrowed by `LIKE '%run%'` for each (a trigram index
+ * can answer those).
+ *
+ * @example
+ * ```ts
+ * regexLiteralFragments('.*web\\b.*-prod(?i).*'); // ['web', '-prod']
+ * regexLiteralFragments('a|b');                    // []
+ * ```
+ */
+export function regexLiteralFragments(pattern: string): string[] {
+  // Alternation, quoting, and escapes with arguments (\x41, \pL, \123) are not read here.
+  if (/\||\\[QxpP0-9]/.test(pattern)) return [];
+  const runs: string[] = [];
+  let run = '';
+  const flush = () => {
+    if (run !== '' && isStorableText(run)) runs.push(run);
+    run = '';
+  };
+  let i = 0;
+  while (i < pattern.length) {
+    const c = pattern[i]!;
+    if (c === '(') {
+      if (pattern[i + 1] === '?' && pattern[i + 2] !== ':') break; // flags: stop here
+      flush();
+      // Skip the group: what is inside may be optional or repeated.
+      let depth = 0;
+      for (; i < pattern.length; i++) {
+        const d = pattern[i];
+        if (d === '\\') i++;
+        else if (d === '[') i = skipClass(pattern, i);
+        else if (d === '(') depth++;
+        else if (d === ')' && --depth === 0) break;
+      }
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      flush();
+      i = skipClass(pattern, i) + 1;
+      continue;
+    }
+    if (c === '{') {
+      // A repeat count (or, in RE2, sometimes literal text): skipped either way.
+      flush();
+      const end = pattern.indexOf('}', i);
+      i = end < 0 ? pattern.length : end + 1;
+      continue;
+    }
+    let taken: string | undefined;
+    let width = 1;
+    if (c === '\\') {
+      const d = pattern[i + 1];
+      width = 2;
+      if (d !== undefined && PUNCTUATION.test(d)) taken = d;
+    } else if (!'.+*?{}^$)'.includes(c) && c.charCodeAt(0) < 0xd800) {
+      taken = c;
+    }
+    const after = pattern[i + width];
+    const quantified = after === '*' || after === '?' || after === '+' || after === '{';
+    if (taken === undefined || quantified) flush();
+    else run += taken;
+    i += width;
+  }
+  flush();
+  return runs;
+}
+
+/** The index of the `]` that closes the class opening at `start`. */
+function skipClass(pattern: string, start: number): number {
+  let i = start + 1;
+  if (pattern[i] === '^') i++;
+  if (pattern[i] === ']') i++; // a leading `]` is a literal
+  for (; i < pattern.length; i++) {
+    if (pattern[i] === '\\') i++;
+    else if (pattern[i] === '[' && pattern[i + 1] === ':') {
+      const end = pattern.indexOf(':]', i + 2);
+      if (end > 0) i = end + 1;
+    } else if (pattern[i] === ']') return i;
+  }
+  return pattern.length;
+}
