@@ -153,7 +153,7 @@ describe('regex translation', () => {
 
   it.each([
     ['web-.*', 'web-'],
-    ['web-(?i)x', 'web-'],
+    ['web-(?i)x', 'web'], // `(?i)?` could follow: the last literal before flags is left out
     ['ab?c', 'a'],
     ['a\\.b+', 'a.'],
     ['a|b', ''],
@@ -164,7 +164,8 @@ describe('regex translation', () => {
   });
 
   it.each([
-    ['.*web\\b.*-prod(?i).*', ['web', '-prod']],
+    ['.*web\\b.*-prod(?i).*', ['web', '-pro']],
+    ['a(?i)?b', []],
     ['x.*ab{2,3}c.*', ['x', 'a', 'c']],
     ['.*(ab)?cd[ef]gh.*', ['cd', 'gh']],
     ['.*a\\.b+\\pL', []],
@@ -175,6 +176,71 @@ describe('regex translation', () => {
   ])('the literal runs of %s are %j', (pattern, runs) => {
     expect(regexLiteralFragments(pattern)).toEqual(runs);
   });
+});
+
+// Prefix and runs must hold in every full match, or the push-down would drop matching rows.
+const wildAtom = fc.constantFrom(
+  'a',
+  'b',
+  '-',
+  '%',
+  '_',
+  '\\.',
+  '\\b',
+  '\\B',
+  '(?i)',
+  '(?i:a)',
+  '(?s)',
+  '.',
+  '.*',
+  '[ab]',
+  '[^a]',
+  '{2}',
+  '{1,2}',
+  '*',
+  '+',
+  '?',
+  '*?',
+  '(a|b)',
+  '(?:ab)?',
+  '\\pL',
+  '\\x61',
+  '\\d',
+  '^',
+  '$',
+  '\\Qa.\\E',
+);
+const wildPatternArb = fc
+  .array(wildAtom, { minLength: 1, maxLength: 6 })
+  .map((parts) => parts.join(''));
+const wildInputArb = fc.string({
+  unit: fc.constantFrom('a', 'b', 'A', '-', '%', '_', '.', ' ', '\n', '1'),
+  maxLength: 7,
+});
+
+it('the literal prefix and runs hold in every string RE2 full-matches', () => {
+  let checked = 0;
+  fc.assert(
+    fc.property(wildPatternArb, fc.array(wildInputArb, { maxLength: 20 }), (pattern, inputs) => {
+      let re: ReturnType<typeof re2jsEngine.compile>;
+      try {
+        re = re2jsEngine.compile(pattern);
+      } catch {
+        return;
+      }
+      const prefix = regexLiteralPrefix(pattern);
+      const runs = regexLiteralFragments(pattern);
+      for (const input of inputs) {
+        if (!re.fullMatch(input)) continue;
+        checked++;
+        expect(input.startsWith(prefix), `${pattern} ${JSON.stringify(input)}`).toBe(true);
+        for (const run of runs)
+          expect(input.includes(run), `${pattern} ${JSON.stringify(input)}`).toBe(true);
+      }
+    }),
+    { numRuns: Number(process.env.LISTKIT_SQL_RUNS ?? 2000) },
+  );
+  expect(checked).toBeGreaterThan(100);
 });
 
 describe('regex translation on PGlite', () => {

@@ -213,12 +213,12 @@ class SubsetParser {
  *
  * @example
  * ```ts
- * regexLiteralPrefix('web-(?i)x.*'); // 'web-'
+ * regexLiteralPrefix('web-x(?i)y.*'); // 'web-' (the x could be made optional by `(?i)?`)
  * regexLiteralPrefix('a|b');         // ''
  * ```
  */
 export function regexLiteralPrefix(pattern: string): string {
-  if (pattern.includes('|')) return '';
+  if (pattern.includes('|') || pattern.includes('\\Q')) return '';
   let prefix = '';
   let i = 0;
   while (i < pattern.length) {
@@ -236,9 +236,8 @@ export function regexLiteralPrefix(pattern: string): string {
       taken = c;
       width = 1;
     }
-    const after = pattern[i + width];
     // The last literal before a quantifier is optional or repeated: not part of the prefix.
-    if (after === '*' || after === '?' || after === '+' || after === '{') break;
+    if (quantifiedAt(pattern, i + width)) break;
     prefix += taken;
     i += width;
   }
@@ -254,7 +253,7 @@ export function regexLiteralPrefix(pattern: string): string {
  *
  * @example
  * ```ts
- * regexLiteralFragments('.*web\\b.*-prod(?i).*'); // ['web', '-prod']
+ * regexLiteralFragments('.*web\\b.*-prod.*'); // ['web', '-prod']
  * regexLiteralFragments('a|b');                    // []
  * ```
  */
@@ -306,9 +305,7 @@ export function regexLiteralFragments(pattern: string): string[] {
     } else if (!'.+*?{}^$)'.includes(c) && c.charCodeAt(0) < 0xd800) {
       taken = c;
     }
-    const after = pattern[i + width];
-    const quantified = after === '*' || after === '?' || after === '+' || after === '{';
-    if (taken === undefined || quantified) flush();
+    if (taken === undefined || quantifiedAt(pattern, i + width)) flush();
     else run += taken;
     i += width;
   }
@@ -329,4 +326,14 @@ function skipClass(pattern: string, start: number): number {
     } else if (pattern[i] === ']') return i;
   }
   return pattern.length;
+}
+
+/**
+ * Whether what follows a literal may repeat it or make it optional: a quantifier, or a flag group
+ * such as `(?i)`, which RE2 does not count as an atom (`a(?i)?` makes the `a` optional).
+ */
+function quantifiedAt(pattern: string, at: number): boolean {
+  const after = pattern[at];
+  if (after === '*' || after === '?' || after === '+' || after === '{') return true;
+  return after === '(' && pattern[at + 1] === '?' && pattern[at + 2] !== ':';
 }
