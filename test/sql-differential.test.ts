@@ -27,11 +27,12 @@ const schema = defineSchema({
   fields: {
     name: t.string({ searchable: true }),
     description: t.string({ searchable: true }),
-    size: t.int64(),
+    // Searchable non-strings: bare values search their JSON text when it is a string.
+    size: t.int64({ searchable: true }),
     ratio: t.double(),
     enabled: t.bool(),
     state: t.enum(STATES),
-    created: t.timestamp(),
+    created: t.timestamp({ searchable: true }),
     ttl: t.duration(),
     labels: t.map(t.string()),
     counts: t.map(t.int64()),
@@ -166,6 +167,9 @@ const stringValue = fc.oneof(
     'p_d',
     'w%b',
     'web',
+    '42',
+    '2024-01',
+    '9',
   ),
 );
 const stringLiteral = fc.tuple(stringValue, fc.boolean()).map(([s, literal]) => quote(s, literal));
@@ -366,7 +370,7 @@ function differential(open: () => Promise<TestDatabase>, runs: number) {
     await db.exec(`DROP TABLE IF EXISTS ${table.name}`);
     await db.exec(table.createTable());
     for (const ddl of suggestIndexes(table, { orderings: ORDERINGS })) await db.exec(ddl);
-  });
+  }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
   afterAll(async () => {
     await db?.exec(`DROP TABLE IF EXISTS ${table.name}`);
     await db?.close();
@@ -462,7 +466,7 @@ function injection(open: () => Promise<TestDatabase>, runs: number) {
     db = await open();
     await db.exec(`DROP TABLE IF EXISTS ${table.name}`);
     await db.exec(table.createTable());
-  });
+  }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
   afterAll(async () => {
     await db?.exec(`DROP TABLE IF EXISTS ${table.name}`);
     await db?.close();

@@ -126,7 +126,7 @@ const table = sqlTable(schema, { table: `listkit_exotic_${process.pid}` });
 beforeAll(async () => {
   db = await openPglite();
   await db.exec(table.createTable());
-});
+}, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
 afterAll(() => db?.close());
 
 async function walk<T>(list: (r: ListRequest) => Promise<ListPage<T>>, request: ListRequest) {

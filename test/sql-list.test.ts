@@ -32,7 +32,7 @@ function behaviour(open: () => Promise<TestDatabase>, server: boolean) {
         table.row(r),
       );
     }
-  });
+  }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
   afterAll(async () => {
     await db?.exec(`DROP TABLE IF EXISTS ${table.name}`);
     await db?.close();

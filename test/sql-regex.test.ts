@@ -109,7 +109,7 @@ function regexParity(open: () => Promise<TestDatabase>) {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await open();
-  });
+  }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
   afterAll(() => db?.close());
 
   it('a translated pattern full-matches exactly what RE2 full-matches', async () => {

@@ -435,15 +435,19 @@ function search(
   const parts: string[] = [];
   for (const field of fields) {
     const part = onPath(field.steps, context, (src) => {
-      const value = scalar(src, field.type);
-      if (!value) return undefined;
-      if (!matchesEmpty) {
-        const pattern = context.params.add(likePattern(glob, stars), 'text');
-        return `${value.expr} LIKE ${pattern} ESCAPE '\\'`;
+      const pattern = () => context.params.add(likePattern(glob, stars), 'text');
+      if (field.type.kind === 'string') {
+        const value = scalar(src, field.type);
+        if (!value) return undefined;
+        if (!matchesEmpty) return `${value.expr} LIKE ${pattern()} ESCAPE '\\'`;
       }
-      // Every string matches: only whether the field is set as a string remains.
-      const text = src.kind === 'column' ? documentValue(src.column, context) : src.expr;
-      return `jsonb_typeof(${text}) = 'string'`;
+      // The in-memory engine searches the raw value when it is a JSON string (so an int64 or a
+      // timestamp held as text is searched too), and an unset field never matches.
+      const raw = src.kind === 'column' ? documentValue(src.column, context) : src.expr;
+      const isText = `jsonb_typeof(${raw}) = 'string'`;
+      return matchesEmpty
+        ? isText
+        : `${isText} AND (${raw} #>> '{}') LIKE ${pattern()} ESCAPE '\\'`;
     });
     if (!part.exact) return RESIDUAL;
     parts.push(part.sql);

@@ -93,6 +93,30 @@ describe('planListQuery', () => {
   });
 });
 
+describe('global restrictions', () => {
+  it('search fields of other types by their JSON text, as the in-memory engine does', () => {
+    const odd = defineSchema({
+      key: 'name',
+      fields: { name: t.string({ searchable: true }), size: t.int64({ searchable: true }) },
+    });
+    const oddTable = sqlTable(odd, { table: 'odd' });
+    const p = planListQuery(oddTable, {
+      filter: compileFilter('12', odd),
+      order: parseOrderBy('', odd),
+      pageSize: 5,
+    });
+    expect(p.text).toContain(`("name" COLLATE "C" LIKE $1::text ESCAPE '\\')`);
+    expect(p.text).toContain(
+      `(jsonb_typeof(("resource" -> 'size')) = 'string' AND (("resource" -> 'size') #>> '{}') LIKE $2::text ESCAPE '\\')`,
+    );
+    expect(p.residual).toBeUndefined();
+    // int64 text is searched; an int64 JSON number is not.
+    const filter = compileFilter('12', odd);
+    expect(filter.matches({ name: 'a', size: '312' })).toBe(true);
+    expect(filter.matches({ name: 'a', size: 312 })).toBe(false);
+  });
+});
+
 describe('readPlannedPage', () => {
   const order = parseOrderBy('', schema);
   const rows = ['a', 'b', 'c', 'd'].map((name) => ({ name }));
