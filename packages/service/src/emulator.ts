@@ -19,6 +19,7 @@ import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { Faults } from './http/faults.js';
 import { hostAllowed } from './http/host-check.js';
 import { RequestLog, type RequestRecord } from './http/request-log.js';
+import { answerClientError, MAX_HEADER_BYTES, urlLimit } from './http/request-size.js';
 import { Orders } from './publisher/orders.js';
 import { publisherRoutes } from './publisher/publisher-routes.js';
 import { parseAuthConfig } from './serve-config.js';
@@ -185,6 +186,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     }
     return next();
   });
+  app.use('*', urlLimit());
   app.use(
     `${CONTROL_PREFIX}/*`,
     controlGuard(CONTROL_PREFIX, () => state.auth),
@@ -229,12 +231,21 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
           reject(new Error('the emulator is already listening'));
           return;
         }
-        server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
-          servedPort = info.port;
-          const shownHost = host.includes(':') ? `[${host}]` : host;
-          url = `http://${shownHost}:${info.port}`;
-          resolve(url);
-        });
+        server = serve(
+          {
+            fetch: app.fetch,
+            port,
+            hostname: host,
+            serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
+          },
+          (info: AddressInfo) => {
+            servedPort = info.port;
+            const shownHost = host.includes(':') ? `[${host}]` : host;
+            url = `http://${shownHost}:${info.port}`;
+            resolve(url);
+          },
+        );
+        server.on('clientError', answerClientError);
         server.once('error', reject);
       });
     },

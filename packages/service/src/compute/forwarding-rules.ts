@@ -143,7 +143,12 @@ export class ForwardingRules {
     region: string,
     request: Omit<ListRequest, 'parent'>,
   ): Promise<ListPage<ForwardingRuleJson>> {
-    return this.collection(project, region).list({ ...request, parent: parentOf(project, region) });
+    // The collection, not only its region, is bound into page tokens: the operations list of the
+    // same region must refuse these.
+    return this.collection(project, region).list({
+      ...request,
+      parent: `${parentOf(project, region)}/forwardingRules`,
+    });
   }
 
   /** Every rule of every region, for the control plane. */
@@ -162,7 +167,10 @@ export class ForwardingRules {
     project: string,
     request: Omit<ListRequest, 'parent'>,
   ): Promise<ListPage<ForwardingRuleJson>> {
-    return this.aggregate(project).list({ ...request, parent: `projects/${project}/aggregated` });
+    return this.aggregate(project).list({
+      ...request,
+      parent: `projects/${project}/aggregated/forwardingRules`,
+    });
   }
 
   clear(): void {

@@ -209,7 +209,8 @@ export class Operations {
     const parent = `projects/${project}/regions/${region}`;
     this.sweep();
     for (const entry of [...(this.runningIn.get(parent) ?? [])]) this.advance(entry, false);
-    return this.list(parent).list({ ...request, parent });
+    // Bound to the collection (operations), not only the region: a rules token is refused here.
+    return this.list(parent).list({ ...request, parent: `${parent}/operations` });
   }
 
   /** Forgets every operation (reset). */

@@ -412,6 +412,38 @@ describe('list errors', () => {
     expect(itemNames(second.json)).toEqual(['fr-0002', 'fr-0003']);
   });
 
+  it('a forwarding-rules token is refused by the operations list of the same region', async () => {
+    const emulator = await createEmulator({ seed: seedOf(5) });
+    for (let i = 0; i < 5; i++) await insert(emulator, rule(`op-${i}`));
+    const token = (await list(emulator, '?maxResults=2')).json.nextPageToken;
+    const res = await call(
+      emulator,
+      'GET',
+      `${REGION}/operations?maxResults=2&pageToken=${encodeURIComponent(token)}`,
+    );
+    expectInvalid(res, 'pageToken');
+    expect(res.json.error.message).toContain('belongs to a different query');
+    const opsToken = (await call(emulator, 'GET', `${REGION}/operations?maxResults=2`)).json
+      .nextPageToken;
+    expectInvalid(await list(emulator, `?pageToken=${encodeURIComponent(opsToken)}`), 'pageToken');
+  });
+
+  it('quotes at most 40 characters of a bad page token', async () => {
+    const emulator = await createEmulator({ seed: seedOf(3) });
+    const token = 'A'.repeat(15_000);
+    const response = await emulator.fetch(
+      new Request(`${ORIGIN}${RULES}?pageToken=${token}`, {
+        headers: { authorization: 'Bearer tok' },
+      }),
+    );
+    const body = await response.text();
+    expect(response.status).toBe(400);
+    expect(body.length).toBeLessThan(1_000);
+    expect(JSON.parse(body).error.message).toBe(
+      `Invalid value for field 'pageToken': '${'A'.repeat(40)}…' (15000 characters). the page token is malformed (unknown version)`,
+    );
+  });
+
   it('page tokens of one emulator are refused by another with other secrets', async () => {
     const a = await createEmulator({
       seed: seedOf(5),
@@ -433,6 +465,35 @@ describe('list errors', () => {
     expect(
       (await list(shared, `?maxResults=2&pageToken=${encodeURIComponent(token)}`)).status,
     ).toBe(200);
+  });
+});
+
+describe('request size', () => {
+  it('a 100 KB query string is 414 in the error envelope, embedded or over HTTP', async () => {
+    const emulator = await createEmulator({ seed: seedOf(3) });
+    const query = `?filter=${'a'.repeat(100_000)}`;
+    const embedded = await list(emulator, query);
+    expect(embedded.status).toBe(414);
+    expect(embedded.json.error.message).toContain('at most 65536');
+    const url = await emulator.listen(0);
+    try {
+      const res = await fetch(`${url}${RULES}${query}`, { headers: { authorization: 'Bearer x' } });
+      expect(res.status).toBe(414);
+      expect((await res.json()).error.code).toBe(414);
+      // A URL just under the limit is answered normally (here: a filter too long, 400).
+      const long = await fetch(`${url}${RULES}?filter=${'a'.repeat(60_000)}`, {
+        headers: { authorization: 'Bearer x' },
+      });
+      expect(long.status).toBe(400);
+      // Past Node's header limit the connection is answered, not reset.
+      const huge = await fetch(`${url}${RULES}?filter=${'a'.repeat(1_100_000)}`, {
+        headers: { authorization: 'Bearer x' },
+      });
+      expect(huge.status).toBe(431);
+      expect((await huge.json()).error.code).toBe(431);
+    } finally {
+      await emulator.close();
+    }
   });
 });
 

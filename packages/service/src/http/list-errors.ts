@@ -14,6 +14,16 @@ const PAGE_TOKEN: ReadonlySet<ListkitErrorCode> = new Set([
   'expired_page_token',
 ]);
 
+/** The most of a bad page token an error quotes: a token is opaque, the start identifies it. */
+export const QUOTED_TOKEN_CHARS = 40;
+
+/** `'abc'`, or `'first 40…' (15000 characters)` for a longer token. */
+function quotedToken(token: string): string {
+  return token.length > QUOTED_TOKEN_CHARS
+    ? `'${token.slice(0, QUOTED_TOKEN_CHARS)}…' (${token.length} characters)`
+    : `'${token}'`;
+}
+
 /** The list parameters as the request gave them, for error messages. */
 export interface ListParams {
   filter?: string;
@@ -44,7 +54,7 @@ export function listErrorToApiError(error: unknown, params: ListParams): unknown
     return new ApiError(
       400,
       'invalid',
-      `Invalid value for field 'pageToken': '${params.pageToken ?? ''}'. ${error.message}`,
+      `Invalid value for field 'pageToken': ${quotedToken(params.pageToken ?? '')}. ${error.message}`,
       {
         location: 'pageToken',
       },
