@@ -10,6 +10,7 @@ import { forwardingRuleUpdateRoutes } from './compute/forwarding-rule-update-rou
 import { ForwardingRules } from './compute/forwarding-rules.js';
 import type { OperationPolicy } from './compute/operation-policy.js';
 import { Operations } from './compute/operations.js';
+import { computePathSegments } from './compute/path-segments.js';
 import { controlGuard } from './control/control-guard.js';
 import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
 import { type Seed, seedState } from './control/seed.js';
@@ -187,6 +188,9 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     return next();
   });
   app.use('*', urlLimit());
+  // Project and region are checked before any route touches state.
+  app.use('/compute/v1/projects/:project/*', computePathSegments());
+  app.use('/compute/v1/projects/:project/regions/:region/*', computePathSegments());
   app.use(
     `${CONTROL_PREFIX}/*`,
     controlGuard(CONTROL_PREFIX, () => state.auth),

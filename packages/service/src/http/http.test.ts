@@ -468,6 +468,49 @@ describe('list errors', () => {
   });
 });
 
+describe('project and region path segments', () => {
+  const longName = 'a'.repeat(10_000);
+  it.each([
+    ['project a%00b', '/compute/v1/projects/a%00b/regions/r/forwardingRules', 'project'],
+    ['project with %2F', '/compute/v1/projects/a%2Fb/regions/r/forwardingRules', 'project'],
+    ['a 10 KB project', `/compute/v1/projects/${longName}/regions/r/forwardingRules`, 'project'],
+    ['project in capitals', '/compute/v1/projects/MyProject/regions/r/forwardingRules', 'project'],
+    ['region a%00b', '/compute/v1/projects/p/regions/a%00b/forwardingRules', 'region'],
+    ['region with %2F', '/compute/v1/projects/p/regions/us%2Fcentral1/forwardingRules', 'region'],
+    ['a 10 KB region', `/compute/v1/projects/p/regions/${longName}/forwardingRules`, 'region'],
+    ['region ending in -', '/compute/v1/projects/p/regions/us-/forwardingRules', 'region'],
+    ['region of an operation', '/compute/v1/projects/p/regions/r%2Fx/operations/op', 'region'],
+    [
+      'project of the aggregated list',
+      '/compute/v1/projects/a%00b/aggregated/forwardingRules',
+      'project',
+    ],
+  ])('%s is 400 at that field and stores nothing', async (_, path, field) => {
+    const emulator = await createEmulator();
+    const res = await call(emulator, 'POST', path, { body: JSON.stringify(rule('fr-1')) });
+    expect(res.status).toBe(400);
+    expect(res.json.error.errors[0]).toMatchObject({ reason: 'invalidParameter', location: field });
+    expect(res.json.error.message.length).toBeLessThan(400);
+    const read = await call(emulator, 'GET', path);
+    expect(read.status).toBe(400);
+    expect(emulator.state.forwardingRules.all()).toEqual([]);
+    expect(emulator.state.operations.all()).toEqual([]);
+  });
+
+  it.each(['my-project', '123456789012', 'example.com:my-project', 'p'])(
+    'project %s is accepted',
+    async (project) => {
+      const emulator = await createEmulator();
+      const res = await call(
+        emulator,
+        'GET',
+        `/compute/v1/projects/${project}/regions/us-central1/forwardingRules`,
+      );
+      expect(res.status).toBe(200);
+    },
+  );
+});
+
 describe('request size', () => {
   it('a 100 KB query string is 414 in the error envelope, embedded or over HTTP', async () => {
     const emulator = await createEmulator({ seed: seedOf(3) });
