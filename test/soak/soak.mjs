@@ -161,7 +161,14 @@ async function insert(base, ledger, client, seq) {
     'insert',
     'POST',
     `${rulesUrl(base, region)}?requestId=${crypto.randomUUID()}`,
-    { name, IPProtocol: 'TCP', portRange: '80', loadBalancingScheme: 'EXTERNAL' },
+    // An explicit, unique address: the emulator's pool for rules without one is small.
+    {
+      name,
+      IPAddress: `203.${client}.${(seq >> 8) & 255}.${seq & 255}`,
+      IPProtocol: 'TCP',
+      portRange: '80',
+      loadBalancingScheme: 'EXTERNAL',
+    },
   );
   if (res.status === 200) {
     ledger.live.set(`${region}/${name}`, true);

@@ -35,7 +35,10 @@ export interface EmulatorOptions {
   operationPolicy?: OperationPolicy;
   /** How long completed operations are kept, on the emulator's clock. Default 1 hour. */
   operationRetentionMs?: number;
-  /** How many completed operations are kept at most (all regions), oldest dropped first. Default 10,000. */
+  /**
+   * How many operations are kept at most (all regions): the oldest completed go first, then, if
+   * writes outpace `operationMaxRunningMs`, the oldest running complete and go. Default 10,000.
+   */
   operationRetentionCount?: number;
   /**
    * The longest an operation stays RUNNING on the emulator's clock, whatever the policy (an

@@ -380,8 +380,21 @@ describe('retention, delete and not found', () => {
     );
     expect((await getOp(emulator, ops[0]!.name)).status).toBe(404);
     expect((await getOp(emulator, ops[4]!.name)).status).toBe(200);
-    // Running operations do not count against it.
     expect(emulator.state.operations.all()).toHaveLength(3);
+  });
+
+  it('running operations count too: past the count, the oldest running complete and go', async () => {
+    const emulator = await createEmulator({
+      operationRetentionCount: 3,
+      operationPolicy: { mode: 'polls', polls: 100 },
+    });
+    const ops = [];
+    for (let i = 0; i < 5; i++) ops.push(await insert(emulator, `fr-${i}`));
+    expect(emulator.state.operations.all().map((o) => o.name)).toEqual(
+      ops.slice(2).map((o) => o.name),
+    );
+    expect((await getOp(emulator, ops[0]!.name)).status).toBe(404);
+    expect((await getOp(emulator, ops[4]!.name)).json.status).toBe('RUNNING');
   });
 
   it('expiry costs what expires: a read among 50,000 kept operations stays fast', async () => {

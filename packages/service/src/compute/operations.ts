@@ -64,7 +64,10 @@ export interface OperationsOptions {
   policy: () => OperationPolicy;
   /** How long completed operations are kept, on the emulator's clock. */
   retentionMs: number;
-  /** The most completed operations kept (all regions); the oldest completed go first. */
+  /**
+   * The most operations kept (all regions): the oldest completed go first; if only running ones
+   * are left, the oldest of those complete and go.
+   */
   retentionCount: number;
   /**
    * The longest an operation stays RUNNING, on the emulator's clock, whatever the policy: an
@@ -128,7 +131,6 @@ export class Operations {
       failure: init.failure,
       requestKey: init.requestId ? `${parent}/${init.requestId.toLowerCase()}` : undefined,
     };
-    this.sweep();
     const key = `${parent}/${name}`;
     this.entries.set(key, entry);
     this.running.set(key, entry);
@@ -142,6 +144,7 @@ export class Operations {
     // setLabels-style operations are DONE in their first answer.
     if (entry.policy.mode === 'duration' && entry.policy.ms === 0) this.complete(entry);
     this.list(parent).put(op);
+    this.sweep(); // after adding it, so that the count holds
     return { ...op };
   }
 
@@ -290,7 +293,7 @@ export class Operations {
   }
 
   /**
-   * Completes operations RUNNING for `maxRunningMs`, then drops completed ones beyond
+   * Completes operations RUNNING for `maxRunningMs`, then drops operations beyond
    * `retentionCount` or done more than `retentionMs` ago, each from the oldest end of its queue
    * (start order, completion order), stopping at the first that stays.
    */
@@ -303,7 +306,14 @@ export class Operations {
     }
     const horizon = now - retentionMs;
     for (const [key, entry] of this.done) {
-      if (this.done.size <= retentionCount && entry.doneAt! >= horizon) break;
+      if (this.entries.size <= retentionCount && entry.doneAt! >= horizon) break;
+      this.forget(key, entry);
+    }
+    // Still over the count with nothing complete left to drop: writes outpace maxRunningMs, so
+    // the oldest running operations complete now and go.
+    for (const [key, entry] of this.running) {
+      if (this.entries.size <= retentionCount) break;
+      this.complete(entry);
       this.forget(key, entry);
     }
   }
