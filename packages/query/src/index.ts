@@ -56,6 +56,7 @@ export {
   type ListRequest,
   resolvePageSize,
 } from './list/collection.js';
+export type { AccessPath, ListPlan } from './list/plan.js';
 export { SortedIndex } from './list/sorted-index.js';
 export {
   type OrderBy,

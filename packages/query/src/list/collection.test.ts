@@ -115,8 +115,27 @@ const REGEX_FILTERS = [
   'description eq ".*web.*"',
 ];
 
+/** Declared indexes of the indexed collections: a scalar string, an enum and a map. */
+const INDEXES = ['name', 'state', 'labels', 'description'];
+
+/** Filters with an equality conjunct that a declared index answers. */
+const INDEXED_FILTERS = [
+  'state = UP',
+  'state = DRAINING AND NOT labels.env = prod',
+  'labels.env = prod',
+  'labels.env = ""',
+  'labels.team = staging AND size > 1',
+  'description = db',
+  'description = ""',
+  'name = ab',
+  'state = UP AND labels.env = prod',
+  'state = DOWN AND (size < 2 OR labels:team)',
+  'labels.team = prod AND description = "prod web"',
+];
+
 const filterArb = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('', '   ') },
+  { weight: 3, arbitrary: fc.constantFrom(...INDEXED_FILTERS) },
   { weight: 4, arbitrary: fc.constantFrom(...AIP_FILTERS) },
   { weight: 2, arbitrary: fc.constantFrom(...REGEX_FILTERS) },
   {
@@ -147,8 +166,12 @@ beforeAll(async () => {
   pageTokens = await PageTokenCodec.create();
 });
 
-function collectionOf(items: readonly Item[]): Collection<Item> {
-  const collection = new Collection<Item>(schema, { pageTokens });
+/** A collection of the items; `indexed` declares {@link INDEXES}, so filters may seek them. */
+function collectionOf(items: readonly Item[], indexed = false): Collection<Item> {
+  const collection = new Collection<Item>(schema, {
+    pageTokens,
+    indexes: indexed ? INDEXES : [],
+  });
   for (const item of items) collection.put({ ...item });
   return collection;
 }
@@ -208,8 +231,9 @@ describe('Collection.list: paging equals filter + sort + slice', () => {
         filterArb,
         orderByArb,
         pageSizesArb,
-        async (items, filter, orderBy, sizes) => {
-          const collection = collectionOf(items);
+        fc.boolean(),
+        async (items, filter, orderBy, sizes, indexed) => {
+          const collection = collectionOf(items, indexed);
           const expected = reference(items, filter, orderBy);
           const { pages, sizes: asked } = await listAll(collection, { filter, orderBy }, sizes);
           expect(names(pages.flatMap((p) => p.items))).toEqual(names(expected));
@@ -242,10 +266,17 @@ describe('Collection.list: paging equals filter + sort + slice', () => {
         filterArb,
         orderByArb,
         pageSizesArb,
-        async (items, edits, filter, orderBy, sizes) => {
-          const collection = collectionOf(items);
-          // Build every ordering's index, then change sort fields (put) and delete.
-          for (const o of ORDER_BYS) await collection.list({ orderBy: o, pageSize: 1 });
+        fc.boolean(),
+        async (items, edits, filter, orderBy, sizes, indexed) => {
+          const collection = collectionOf(items, indexed);
+          // Build every ordering's index (and, when indexed, each declared index's tree for
+          // each ordering), then change sort and indexed fields (put) and delete.
+          for (const o of ORDER_BYS) {
+            await collection.list({ orderBy: o, pageSize: 1 });
+            for (const f of INDEXED_FILTERS) {
+              await collection.list({ orderBy: o, filter: f, pageSize: 1 });
+            }
+          }
           const live = new Map(items.map((item) => [item.name, item]));
           for (const [at, body] of edits) {
             if (items.length === 0) break;
@@ -275,11 +306,19 @@ describe('Collection.list: consistent under writes between pages', () => {
   type Write =
     | { kind: 'insert'; item: Item }
     | { kind: 'delete'; at: number }
-    | { kind: 'touch'; at: number };
+    | { kind: 'touch'; at: number }
+    | { kind: 'relabel'; at: number; labels: Record<string, string>; description: string };
   const writeArb: fc.Arbitrary<Write> = fc.oneof(
     itemArb.map((item) => ({ kind: 'insert' as const, item })),
     fc.nat().map((at) => ({ kind: 'delete' as const, at })),
     fc.nat().map((at) => ({ kind: 'touch' as const, at })),
+    // Changes indexed fields that no ordering sorts by: the item moves between index terms.
+    fc.tuple(fc.nat(), labelsArb, descriptionArb).map(([at, labels, description]) => ({
+      kind: 'relabel' as const,
+      at,
+      labels,
+      description,
+    })),
   );
 
   it('returns every item present throughout exactly once, and none twice', async () => {
@@ -290,13 +329,15 @@ describe('Collection.list: consistent under writes between pages', () => {
         filterArb,
         orderByArb,
         pageSizesArb,
-        async (items, writesBetweenPages, filter, orderBy, sizes) => {
-          const collection = collectionOf(items);
+        fc.boolean(),
+        async (items, writesBetweenPages, filter, orderBy, sizes, indexed) => {
+          const collection = collectionOf(items, indexed);
           const order = parseOrderBy<Item>(orderBy, schema);
           const compiled = compileFilter<Item>(filter, schema);
           // Names ever used: an insert never reuses one, so it never replaces (or revives) an item.
           const used = new Set(items.map((item) => item.name));
           const removed = new Set<string>();
+          const relabelled = new Set<string>();
           let serial = 0;
           const between = (pageIndex: number) => {
             for (const write of writesBetweenPages[pageIndex - 1] ?? []) {
@@ -311,6 +352,10 @@ describe('Collection.list: consistent under writes between pages', () => {
                 if (write.kind === 'delete') {
                   collection.delete(name);
                   removed.add(name);
+                } else if (write.kind === 'relabel') {
+                  const { labels, description } = write;
+                  collection.put({ ...collection.get(name)!, labels, description });
+                  relabelled.add(name);
                 } else {
                   collection.put({ ...collection.get(name)! }); // same content, new object
                 }
@@ -329,8 +374,11 @@ describe('Collection.list: consistent under writes between pages', () => {
             for (let i = 1; i < returned.length; i++) {
               expect(order.compare(returned[i - 1]!, returned[i]!)).toBeLessThan(0);
             }
+            // Present and matching throughout: never deleted nor relabelled (a relabelled item
+            // may have stopped matching, or matched only between two pages).
             const throughout = items.filter(
-              (item) => !removed.has(item.name) && compiled.matches(item),
+              (item) =>
+                !removed.has(item.name) && !relabelled.has(item.name) && compiled.matches(item),
             );
             const seen = new Set(returnedNames);
             expect(
@@ -513,6 +561,98 @@ describe('Collection.list: cost per page', () => {
       expect(deep.items).toHaveLength(10);
       expect(calls, `deep page of ${n}`).toBe(11);
     }
+  });
+});
+
+describe('Collection: filtered pages seek declared indexes', () => {
+  let calls = 0;
+  const counted = defineSchema({
+    key: 'name',
+    fields: { name: t.string(), zone: t.string(), labels: t.map(t.string()) },
+    functions: {
+      counted: {
+        arity: 1,
+        evaluate: () => {
+          calls++;
+          return true;
+        },
+      },
+    },
+  });
+  type Rule = { name: string; zone: string; labels: Record<string, string> };
+  const ENVS = ['prod', 'dev', 'test', 'qa'];
+  const rules = (n: number): Rule[] =>
+    Array.from({ length: n }, (_, i) => ({
+      name: `r${String(i).padStart(6, '0')}`,
+      zone: i % 100 === 0 ? 'rare' : 'common',
+      labels: { env: ENVS[i % 4]! },
+    }));
+  const collectionOfRules = (n: number, indexes: string[]) => {
+    const collection = new Collection<Rule>(counted, { pageTokens, indexes });
+    for (const rule of rules(n)) collection.put(rule);
+    return collection;
+  };
+
+  it('tests pageSize + 1 items per page through an index, at any selectivity', async () => {
+    const collection = collectionOfRules(20_000, ['zone', 'labels']);
+    for (const filter of ['labels.env = prod', 'zone = rare', 'zone = common']) {
+      const request = { filter: `${filter} AND counted(name)` };
+      calls = 0;
+      const first = await collection.list({ ...request, pageSize: 10 });
+      expect(first.items).toHaveLength(10);
+      expect(calls, filter).toBe(11);
+      calls = 0;
+      const second = await collection.list({
+        ...request,
+        pageSize: 10,
+        pageToken: first.nextPageToken,
+      });
+      expect(second.items).toHaveLength(10);
+      expect(calls, `${filter}, second page`).toBe(11);
+    }
+  });
+
+  it('explains the choice with plan()', () => {
+    const collection = collectionOfRules(1_000, ['zone', 'labels']);
+    const seek = collection.plan({ filter: 'labels.env = prod AND zone = rare', pageSize: 5 });
+    expect(seek.access).toBe('index');
+    expect(seek.index).toBe('zone');
+    expect(seek.seek).toBe('zone = "rare"');
+    expect(seek.candidates).toBe(10);
+    expect(seek.estimatedVisits).toBe(6);
+    expect(seek.considered.map((p) => p.access)).toEqual(['index', 'scan', 'index']);
+    expect(String(seek)).toBe(seek.text);
+    expect(seek.text).toContain(`seek index 'zone' to zone = "rare"`);
+    expect(seek.text).toContain('rejected: scan (600 visits)');
+    // No conjunct to seek: an OR, a wildcard, a field not declared, no filter.
+    for (const filter of ['labels.env = prod OR zone = rare', 'zone = ra*', 'name = r000001', '']) {
+      const plan = collection.plan({ filter, pageSize: 5 });
+      expect(plan.access, filter).toBe('scan');
+      expect(plan.considered, filter).toHaveLength(1);
+    }
+    // Every item holds the value: a seek would visit as many items as the scan.
+    expect(collection.plan({ filter: 'zone = common', pageSize: 5 }).access).toBe('index');
+    const everyone = collectionOfRules(1, ['zone']); // its one rule is in zone 'rare'
+    expect(everyone.plan({ filter: 'zone = rare', pageSize: 20 }).access).toBe('scan');
+  });
+
+  it('rejects indexes on fields that cannot be indexed, naming them', () => {
+    const make = (indexes: string[]) => () =>
+      new Collection<Rule>(counted, { pageTokens, indexes });
+    expect(make(['nope'])).toThrow(/cannot index 'nope'/);
+    expect(make(['labels.env'])).toThrow(/cannot index 'labels.env'/);
+    expect(make(['toString'])).toThrow(/cannot index 'toString'/);
+  });
+
+  it('keeps an index right after clear()', async () => {
+    const collection = collectionOfRules(50, ['labels']);
+    await collection.list({ filter: 'labels.env = dev', pageSize: 5 });
+    collection.clear();
+    expect(collection.plan({ filter: 'labels.env = dev', pageSize: 5 }).access).toBe('scan');
+    collection.put({ name: 'x', zone: 'z', labels: { env: 'dev' } });
+    collection.put({ name: 'y', zone: 'z', labels: { env: 'prod' } });
+    const page = await collection.list({ filter: 'labels.env = dev', pageSize: 5 });
+    expect(page.items.map((r) => r.name)).toEqual(['x']);
   });
 });
 

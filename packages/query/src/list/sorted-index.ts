@@ -1,15 +1,21 @@
-const MAX_LEVEL = 32;
-
-interface Node<K, T> {
-  key: K;
-  item: T;
-  next: (Node<K, T> | null)[];
-}
+import BTreeExport from 'sorted-btree';
 
 /**
- * A skip list of items ordered by key: insert, delete and seek in O(log n) expected time, and
- * an in-order scan from any position. Levels come from a seeded generator, so behaviour (and
- * benchmark timings) are the same on every run.
+ * `sorted-btree` is CommonJS with `exports.default = BTree`. Bundlers and vitest unwrap that
+ * default; Node's own ESM loader (and esbuild's Node-mode interop in our dist) hand over the
+ * whole exports object instead, so take the class from whichever arrived.
+ */
+const BTree: typeof BTreeExport =
+  (BTreeExport as unknown as { default?: typeof BTreeExport }).default ?? BTreeExport;
+type BTree<K, V> = BTreeExport<K, V>;
+
+/** Returned from a range callback to stop the scan (one shared object: no allocation). */
+const STOP = { break: true } as const;
+
+/**
+ * Items ordered by key in a B+ tree (`sorted-btree`): insert, delete and seek in O(log n), and
+ * an in-order scan from any position that walks leaves of up to 64 entries. It replaced a skip
+ * list that cost 3–5x more per insert at a million items (BENCHMARKS.md, "Index writes").
  *
  * @example
  * ```ts
@@ -20,107 +26,62 @@ interface Node<K, T> {
  * ```
  */
 export class SortedIndex<K, T> {
-  private readonly head: Node<K, T>;
-  private level = 1;
-  private count = 0;
-  private seed = 0x2545f491;
+  private readonly tree: BTree<K, T>;
 
   constructor(private readonly compare: (a: K, b: K) => number) {
-    this.head = {
-      key: undefined as K,
-      item: undefined as T,
-      next: new Array(MAX_LEVEL).fill(null),
-    };
+    this.tree = new BTree<K, T>(undefined, compare);
   }
 
   get size(): number {
-    return this.count;
+    return this.tree.size;
   }
 
   /** Adds an item; its key must not already be in the index (keys end with a unique key). */
   insert(key: K, item: T): void {
-    const update = this.path(key);
-    const level = this.randomLevel();
-    if (level > this.level) {
-      for (let i = this.level; i < level; i++) update[i] = this.head;
-      this.level = level;
-    }
-    const node: Node<K, T> = { key, item, next: new Array(level) };
-    for (let i = 0; i < level; i++) {
-      node.next[i] = update[i]!.next[i]!;
-      update[i]!.next[i] = node;
-    }
-    this.count++;
+    this.tree.set(key, item);
   }
 
   /** Removes the item with this key; returns whether there was one. */
   delete(key: K): boolean {
-    const update = this.path(key);
-    const node = update[0]!.next[0];
-    if (!node || this.compare(node.key, key) !== 0) return false;
-    for (let i = 0; i < this.level; i++) {
-      if (update[i]!.next[i] !== node) break;
-      update[i]!.next[i] = node.next[i]!;
-    }
-    while (this.level > 1 && this.head.next[this.level - 1] === null) this.level--;
-    this.count--;
-    return true;
+    return this.tree.delete(key);
   }
 
   /** Items in order, starting after `after` (exclusive) or at the beginning. */
   *scan(after?: K): Generator<T> {
-    let node = after === undefined ? this.head.next[0] : this.firstAfter(after);
-    while (node) {
-      yield node.item;
-      node = node.next[0]!;
+    const low = after ?? this.tree.minKey();
+    if (low === undefined) return;
+    for (const [key, item] of this.tree.entries(low)) {
+      if (after === undefined || this.compare(key, after) > 0) yield item;
     }
   }
 
   /**
    * Calls `visit` for each item in order after `after` (or from the beginning) until it returns
-   * false. A plain loop: several times faster than iterating {@link scan} on hot paths.
+   * false. A plain callback loop over the leaves: several times faster than iterating
+   * {@link scan} on hot paths.
    */
   visitAfter(after: K | undefined, visit: (item: T) => boolean): void {
-    let node = after === undefined ? this.head.next[0] : this.firstAfter(after);
-    while (node && visit(node.item)) node = node.next[0]!;
+    this.visitRange(after, undefined, visit);
   }
 
-  /** For each level, the last node whose key is below `key`. */
-  private path(key: K): Node<K, T>[] {
-    const update: Node<K, T>[] = new Array(MAX_LEVEL);
-    let node = this.head;
-    for (let i = this.level - 1; i >= 0; i--) {
-      let next = node.next[i];
-      while (next && this.compare(next.key, key) < 0) {
-        node = next;
-        next = node.next[i];
+  /**
+   * Calls `visit` for each item whose key is after `after` (exclusive; or from the beginning)
+   * and not after `upTo` (inclusive; or to the end), in order, until it returns false.
+   */
+  visitRange(after: K | undefined, upTo: K | undefined, visit: (item: T) => boolean): void {
+    const tree = this.tree;
+    const low = after ?? tree.minKey();
+    const high = upTo ?? tree.maxKey();
+    if (low === undefined || high === undefined || this.compare(low, high) > 0) return;
+    const compare = this.compare;
+    // Keys ascend, so only the first key can equal `after`; compare just that one.
+    let first = after !== undefined;
+    tree.forRange(low, high, true, (key, item) => {
+      if (first) {
+        first = false;
+        if (compare(key, low) === 0) return undefined;
       }
-      update[i] = node;
-    }
-    return update;
-  }
-
-  private firstAfter(key: K): Node<K, T> | null {
-    let node = this.head;
-    for (let i = this.level - 1; i >= 0; i--) {
-      let next = node.next[i];
-      while (next && this.compare(next.key, key) <= 0) {
-        node = next;
-        next = node.next[i];
-      }
-    }
-    return node.next[0] ?? null;
-  }
-
-  private randomLevel(): number {
-    // xorshift32; each level is kept with probability 1/4.
-    let level = 1;
-    for (;;) {
-      this.seed ^= this.seed << 13;
-      this.seed ^= this.seed >>> 17;
-      this.seed ^= this.seed << 5;
-      if ((this.seed & 3) !== 0 || level >= MAX_LEVEL) return level;
-      level++;
-    }
+      return visit(item) ? undefined : STOP;
+    });
   }
 }
