@@ -622,8 +622,7 @@ export interface ParseOptions {
  * ```
  */
 export function parseFilter(source: string, options: ParseOptions = {}): FilterAst {
-  const limits = { ...DEFAULT_FILTER_LIMITS, ...options.limits };
-  limits.maxDepth = Math.min(limits.maxDepth, MAX_FILTER_DEPTH);
+  const limits = options.limits ? resolveLimits(options.limits) : DEFAULT_FILTER_LIMITS;
   if (typeof source !== 'string') {
     throw ListkitError.of('invalid_value', 'the filter must be a string', { start: 0, end: 0 }, '');
   }
@@ -670,6 +669,12 @@ export function parseFilter(source: string, options: ParseOptions = {}): FilterA
   } finally {
     parser.input = [];
   }
+}
+
+function resolveLimits(overrides: Partial<FilterLimits>): FilterLimits {
+  const limits = { ...DEFAULT_FILTER_LIMITS, ...overrides };
+  limits.maxDepth = Math.min(limits.maxDepth, MAX_FILTER_DEPTH);
+  return limits;
 }
 
 function throwFirst(

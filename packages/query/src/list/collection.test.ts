@@ -619,11 +619,13 @@ describe('Collection: filtered pages seek declared indexes', () => {
     expect(seek.index).toBe('zone');
     expect(seek.seek).toBe('zone = "rare"');
     expect(seek.candidates).toBe(10);
-    expect(seek.estimatedVisits).toBe(6);
+    // 1000 × 250/1000 × 10/1000 = 2.5 expected matches: both walks run to their end.
+    expect(seek.estimatedVisits).toBe(10);
     expect(seek.considered.map((p) => p.access)).toEqual(['index', 'scan', 'index']);
     expect(String(seek)).toBe(seek.text);
     expect(seek.text).toContain(`seek index 'zone' to zone = "rare"`);
-    expect(seek.text).toContain('rejected: scan (600 visits)');
+    expect(seek.text).toContain('rejected: scan (1000 visits)');
+    expect(seek.text).toContain(`rejected: seek 'labels' to labels.env = "prod" (250 visits)`);
     // No conjunct to seek: an OR, a wildcard, a field not declared, no filter.
     for (const filter of ['labels.env = prod OR zone = rare', 'zone = ra*', 'name = r000001', '']) {
       const plan = collection.plan({ filter, pageSize: 5 });

@@ -92,9 +92,10 @@ const equality = (path: string, value: string) => `${path} = ${JSON.stringify(va
 
 /**
  * Chooses between scanning the ordering and seeking one indexed equality, by the items a page
- * is expected to visit. With `m` the fewest items holding any sought value (no more than `m`
- * items can match), a scan visits about `need × size / m` items to find `need` matches (capped
- * at the size), and a seek of a value held by `c` items visits about `min(c, need × c / m)`.
+ * is expected to visit. Taking the sought values as independent, about
+ * `matches = size × Π (cᵢ / size)` items match, where `cᵢ` items hold the i-th sought value; a
+ * walk over `p` items then meets a match every `p / matches` items, so it visits
+ * `min(p, need × p / matches)` to fill a page (`p` is the size for a scan, `cᵢ` for a seek).
  * A tie goes to the scan, which needs no second index.
  */
 export function choosePlan<T>(
@@ -104,20 +105,17 @@ export function choosePlan<T>(
   equalities: readonly IndexedEquality<T>[],
 ): { plan: ListPlan; seek?: IndexedEquality<T> } {
   const counts = equalities.map((e) => e.index.count(e.term));
-  const fewest = Math.min(size, ...counts);
-  const scan: AccessPath = {
-    access: 'scan',
-    candidates: size,
-    estimatedVisits: fewest === 0 ? size : Math.min(size, Math.ceil((need * size) / fewest)),
-  };
+  const matches = counts.reduce((m, c) => (size === 0 ? 0 : (m * c) / size), size);
+  const visits = (population: number) =>
+    matches === 0 ? population : Math.min(population, Math.ceil((need * population) / matches));
+  const scan: AccessPath = { access: 'scan', candidates: size, estimatedVisits: visits(size) };
   const seeks = equalities.map(
     (e, i): AccessPath => ({
       access: 'index',
       index: e.index.path,
       seek: e.text,
       candidates: counts[i]!,
-      estimatedVisits:
-        fewest === 0 ? 0 : Math.min(counts[i]!, Math.ceil((need * counts[i]!) / fewest)),
+      estimatedVisits: visits(counts[i]!),
     }),
   );
   let best = -1;
