@@ -14,8 +14,8 @@ const STOP = { break: true } as const;
 
 /**
  * Items ordered by key in a B+ tree (`sorted-btree`): insert, delete and seek in O(log n), and
- * an in-order scan from any position that walks leaves of up to 64 entries. It replaced a skip
- * list that cost 3–5x more per insert at a million items (BENCHMARKS.md, "Index writes").
+ * an in-order scan from any position that walks leaves of up to 32 entries. It replaced a skip
+ * list that cost about twice as much per insert at a million items (BENCHMARKS.md, "Index writes").
  *
  * @example
  * ```ts
