@@ -626,8 +626,8 @@ describe('Collection: filtered pages seek declared indexes', () => {
     expect(seek.text).toContain(`seek index 'zone' to zone = "rare"`);
     expect(seek.text).toContain('rejected: scan (1000 visits)');
     expect(seek.text).toContain(`rejected: seek 'labels' to labels.env = "prod" (250 visits)`);
-    // No conjunct to seek: an OR, a wildcard, a field not declared, no filter.
-    for (const filter of ['labels.env = prod OR zone = rare', 'zone = ra*', 'name = r000001', '']) {
+    // No conjunct to seek: an OR, a wildcard, no filter.
+    for (const filter of ['labels.env = prod OR zone = rare', 'zone = ra*', '']) {
       const plan = collection.plan({ filter, pageSize: 5 });
       expect(plan.access, filter).toBe('scan');
       expect(plan.considered, filter).toHaveLength(1);
@@ -636,6 +636,36 @@ describe('Collection: filtered pages seek declared indexes', () => {
     expect(collection.plan({ filter: 'zone = common', pageSize: 5 }).access).toBe('index');
     const everyone = collectionOfRules(1, ['zone']); // its one rule is in zone 'rare'
     expect(everyone.plan({ filter: 'zone = rare', pageSize: 20 }).access).toBe('scan');
+  });
+
+  it('scans only the run of a prefix the filter requires, in an ascending ordering by it', async () => {
+    const collection = collectionOfRules(20_000, []);
+    const plan = collection.plan({ filter: 'name = r0001* AND counted(name)', pageSize: 10 });
+    expect(plan.access).toBe('range');
+    expect(plan.prefix).toBe('r0001');
+    expect(plan.text).toContain('starts with "r0001"');
+    for (const filter of ['name = *1', 'name = r0001* OR zone = rare']) {
+      expect(collection.plan({ filter, pageSize: 10 }).access, filter).toBe('scan');
+    }
+    expect(
+      collection.plan({ filter: 'name = r0001*', orderBy: 'name desc', pageSize: 10 }).access,
+    ).toBe('scan');
+    // r001000..r001999 match: a page tests its items plus the one after; the last page stops
+    // at the first name past the run instead of scanning to the end.
+    const request = { filter: 'name = r001* AND counted(name)' };
+    calls = 0;
+    const first = await collection.list({ ...request, pageSize: 10 });
+    expect(first.items[0]?.name).toBe('r001000');
+    expect(calls).toBe(11);
+    calls = 0;
+    const rest = await collection.list({
+      ...request,
+      pageSize: 1000,
+      pageToken: first.nextPageToken,
+    });
+    expect(rest.items).toHaveLength(990);
+    expect(rest.nextPageToken).toBeUndefined();
+    expect(calls, 'tests past the run').toBe(990);
   });
 
   it('rejects indexes on fields that cannot be indexed, naming them', () => {

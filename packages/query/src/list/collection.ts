@@ -5,7 +5,7 @@ import { toSortValue } from '../order-by/sort-key.js';
 import type { PageTokenCodec } from '../page-token/page-token-codec.js';
 import { type FieldType, lookupPath, type ResourceSchema } from '../schema/field-type.js';
 import { DeclaredIndex } from './declared-index.js';
-import { choosePlan, indexedEqualities, type ListPlan } from './plan.js';
+import { choosePlan, indexedEqualities, type ListPlan, orderingPrefix } from './plan.js';
 import { SortedIndex } from './sorted-index.js';
 
 /** One list call. */
@@ -157,7 +157,7 @@ export class Collection<T extends object> {
     const order = parseOrderBy<T>(request.orderBy ?? '', this.schema);
     const filter = compileFilter<T>(request.filter ?? '', this.schema, this.options);
     try {
-      return this.choose(filter.checked, order.canonical, request.pageSize).plan;
+      return this.choose(filter.checked, order, request.pageSize).plan;
     } finally {
       filter.dispose();
     }
@@ -202,8 +202,21 @@ export class Collection<T extends object> {
         items.push(item);
         return true;
       };
-      const { seek } = this.choose(filter.checked, order.canonical, pageSize);
-      if (seek) {
+      const { plan, seek } = this.choose(filter.checked, order, pageSize);
+      const prefix = plan.prefix;
+      if (plan.access === 'range' && prefix !== undefined) {
+        // Matches start with the prefix, a contiguous run of this (ascending) ordering: start
+        // at the run or after the cursor, whichever is later, and stop at the end of the run.
+        const field = order.keyTerms[0]!.path;
+        const bounded = (item: T) => {
+          const value = (item as Record<string, unknown>)[field];
+          return typeof value === 'string' && value.startsWith(prefix) && visit(item);
+        };
+        const start: SortKey = [prefix];
+        const index = this.index(order.canonical).index;
+        if (cursor && order.compareKeys(cursor, start) >= 0) index.visitAfter(cursor, bounded);
+        else index.visitFrom(start, bounded);
+      } else if (seek) {
         // The seek walks the items holding one value, in the same ordering and from the same
         // cursor as the scan would, and the whole filter still decides: the same page.
         seek.index.visitTerm(seek.term, order, cursor, this.items.values(), visit);
@@ -222,9 +235,10 @@ export class Collection<T extends object> {
   }
 
   /** The cheaper access path for a page of `pageSize` items (see {@link choosePlan}). */
-  private choose(checked: CompiledFilter<T>['checked'], orderBy: string, pageSize: number) {
+  private choose(checked: CompiledFilter<T>['checked'], order: OrderBy<T>, pageSize: number) {
     const equalities = this.declared.size === 0 ? [] : indexedEqualities(checked, this.declared);
-    return choosePlan(orderBy, this.items.size, pageSize + 1, equalities);
+    const range = orderingPrefix(checked, order.keyTerms);
+    return choosePlan(order.canonical, this.items.size, pageSize + 1, equalities, range?.prefix);
   }
 
   /** The index of an ordering, built on first use and maintained from then on. */

@@ -5,10 +5,14 @@ import { DeclaredIndex } from './declared-index.js';
 export interface AccessPath {
   /**
    * `scan`: walk the ordering's index from the cursor, testing every item against the filter.
+   * `range`: the same walk, limited to the items whose first sort field starts with a prefix
+   * that the filter requires (`name = web-*` in an ordering by name).
    * `index`: seek a declared index to the items holding one value (an equality conjunct of the
    * filter) and walk just those, in the ordering, testing each against the whole filter.
    */
-  readonly access: 'scan' | 'index';
+  readonly access: 'scan' | 'range' | 'index';
+  /** For `range`: the prefix every match's first sort field starts with. */
+  readonly prefix?: string;
   /** For `index`: the declared index path, such as `labels`. */
   readonly index?: string;
   /** For `index`: the equality it seeks, such as `labels.env = "prod"`. */
@@ -88,6 +92,40 @@ export function indexedEqualities<T>(
   return found;
 }
 
+/**
+ * The prefix that every match's first sort field must start with, when the filter requires one
+ * (`field = "text*…"` or `field = text` among its outermost ANDs, on the ordering's first field,
+ * a top-level string) and the ordering is ascending in every term, so that the strings with that
+ * prefix are one contiguous run of the ordering starting at the key `[prefix]`.
+ */
+export function orderingPrefix(
+  checked: CheckedNode,
+  keyTerms: readonly { path: string; type: { kind: string }; descending: boolean }[],
+): { field: string; prefix: string } | undefined {
+  const first = keyTerms[0];
+  if (!first || first.type.kind !== 'string' || first.path.includes('.')) return undefined;
+  if (keyTerms.some((t) => t.descending)) return undefined;
+  let best: string | undefined;
+  const visit = (node: CheckedNode) => {
+    if (node.type === 'and') {
+      for (const operand of node.operands) visit(operand);
+      return;
+    }
+    if (node.type !== 'compare' || node.comparator !== '=' || node.operand.kind !== 'string')
+      return;
+    const step = node.field.steps[0];
+    if (node.field.steps.length !== 1 || step?.kind !== 'field' || step.name !== first.path) return;
+    const { value, literalStars } = node.operand;
+    const literal = new Set(literalStars);
+    let end = 0;
+    while (end < value.length && !(value[end] === '*' && !literal.has(end))) end++;
+    const prefix = value.slice(0, end);
+    if (prefix !== '' && (best === undefined || prefix.length > best.length)) best = prefix;
+  };
+  visit(checked);
+  return best === undefined ? undefined : { field: first.path, prefix: best };
+}
+
 const equality = (path: string, value: string) => `${path} = ${JSON.stringify(value)}`;
 
 /**
@@ -103,12 +141,18 @@ export function choosePlan<T>(
   size: number,
   need: number,
   equalities: readonly IndexedEquality<T>[],
+  prefix?: string,
 ): { plan: ListPlan; seek?: IndexedEquality<T> } {
   const counts = equalities.map((e) => e.index.count(e.term));
   const matches = counts.reduce((m, c) => (size === 0 ? 0 : (m * c) / size), size);
   const visits = (population: number) =>
     matches === 0 ? population : Math.min(population, Math.ceil((need * population) / matches));
-  const scan: AccessPath = { access: 'scan', candidates: size, estimatedVisits: visits(size) };
+  // A range is the scan with bounds: never more visits, so it stands in for the scan. Without
+  // counts per prefix, its estimate is the scan's (an upper bound).
+  const scan: AccessPath =
+    prefix === undefined
+      ? { access: 'scan', candidates: size, estimatedVisits: visits(size) }
+      : { access: 'range', prefix, candidates: size, estimatedVisits: visits(size) };
   const seeks = equalities.map(
     (e, i): AccessPath => ({
       access: 'index',
@@ -133,13 +177,15 @@ export function choosePlan<T>(
   const lines = [
     chosen.access === 'scan'
       ? `scan the index of ${order}, testing each item against the filter`
-      : `seek index '${chosen.index}' to ${chosen.seek} and walk its ${chosen.candidates} items in ${order}, testing each against the whole filter${seek && !seek.index.hasOrdering(orderBy) ? ' (builds that index for this ordering on first use)' : ''}`,
+      : chosen.access === 'range'
+        ? `scan the index of ${order} over the items whose first sort field starts with ${JSON.stringify(chosen.prefix)}, testing each against the filter`
+        : `seek index '${chosen.index}' to ${chosen.seek} and walk its ${chosen.candidates} items in ${order}, testing each against the whole filter${seek && !seek.index.hasOrdering(orderBy) ? ' (builds that index for this ordering on first use)' : ''}`,
     `estimated items visited for a page of ${need - 1}: ${chosen.estimatedVisits} of ${size}`,
     ...considered
       .slice(1)
       .map(
         (p) =>
-          `  rejected: ${p.access === 'scan' ? 'scan' : `seek '${p.index}' to ${p.seek}`} (${p.estimatedVisits} visits)`,
+          `  rejected: ${p.access === 'index' ? `seek '${p.index}' to ${p.seek}` : p.access === 'range' ? `scan from ${JSON.stringify(p.prefix)}` : 'scan'} (${p.estimatedVisits} visits)`,
       ),
   ];
   const text = lines.join('\n');

@@ -64,6 +64,13 @@ export class SortedIndex<K, T> {
     this.visitRange(after, undefined, visit);
   }
 
+  /** Calls `visit` for each item in order from `from` (inclusive) until it returns false. */
+  visitFrom(from: K, visit: (item: T) => boolean): void {
+    const high = this.tree.maxKey();
+    if (high === undefined || this.compare(from, high) > 0) return;
+    this.tree.forRange(from, high, true, (_key, item) => (visit(item) ? undefined : STOP));
+  }
+
   /**
    * Calls `visit` for each item whose key is after `after` (exclusive; or from the beginning)
    * and not after `upTo` (inclusive; or to the end), in order, until it returns false.
