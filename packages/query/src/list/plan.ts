@@ -103,7 +103,7 @@ export function orderingPrefix(
   keyTerms: readonly { path: string; type: { kind: string }; descending: boolean }[],
 ): { field: string; prefix: string } | undefined {
   const first = keyTerms[0];
-  if (!first || first.type.kind !== 'string' || first.path.includes('.')) return undefined;
+  if (first?.type.kind !== 'string' || first.path.includes('.')) return undefined;
   if (keyTerms.some((t) => t.descending)) return undefined;
   let best: string | undefined;
   const visit = (node: CheckedNode) => {
