@@ -1,7 +1,16 @@
 import type { CheckedNode } from '../filter/checked.js';
 import { DeclaredIndex } from './declared-index.js';
 
-/** One way to answer a list call, with what it is expected to visit. */
+/**
+ * One way to answer a list call, with what it is expected to visit.
+ *
+ * @example
+ * ```ts
+ * const { considered } = rules.plan({ filter: 'labels.env = prod', pageSize: 500 });
+ * considered.map((p) => `${p.access} ${p.seek ?? ''}: ${p.estimatedVisits}`);
+ * // ['index labels.env = "prod": 501', 'scan : 2013']
+ * ```
+ */
 export interface AccessPath {
   /**
    * `scan`: walk the ordering's index from the cursor, testing every item against the filter.
@@ -26,6 +35,14 @@ export interface AccessPath {
 /**
  * What {@link Collection.list} will do for a request: the access path chosen, every path it
  * was chosen from, and a readable explanation (`text`, also its `toString()`).
+ *
+ * @example
+ * ```ts
+ * const plan = rules.plan({ filter: 'labels.env = prod', pageSize: 500 });
+ * plan.access; // 'index'
+ * plan.index;  // 'labels'
+ * console.log(`${plan}`); // the explanation, one line per path considered
+ * ```
  */
 export interface ListPlan extends AccessPath {
   /** The canonical orderBy the page follows (`''` is the default order by key). */
