@@ -5,8 +5,10 @@ import {
   type InsertContext,
   normalizePortRange,
   OUTPUT_ONLY_FIELDS,
+  parseForwardingRuleShape,
   prepareForwardingRule,
 } from './forwarding-rule-validation.js';
+import { checkLabels } from './labels.js';
 import { applyMigration, type MigrationState } from './migration-state-machine.js';
 import { normalizeReference } from './references.js';
 import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
@@ -67,13 +69,9 @@ export function applyPatch(
   where: Where,
 ): ForwardingRuleJson {
   const patch = asObject(body, 'ForwardingRule');
-  for (const key of Object.keys(patch)) {
-    if (!CLIENT_FIELDS.has(key) && !OUTPUT_ONLY_FIELDS.has(key)) {
-      throw errors.badRequest(
-        `Invalid JSON payload received. Unknown name "${key}" at 'resource': Cannot find field.`,
-      );
-    }
-  }
+  // The body's shape (names, types, bounded text) and its labels are checked as on insert.
+  const shaped = parseForwardingRuleShape(patch);
+  checkLabels((shaped.labels as Record<string, string> | undefined) ?? {}, 'resource.labels');
   const fingerprint = patch.fingerprint;
   if (fingerprint !== undefined && fingerprint !== null && fingerprint !== current.fingerprint) {
     throw stale(

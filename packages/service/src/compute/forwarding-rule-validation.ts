@@ -1,9 +1,11 @@
 import { ApiError, errors } from '../http/api-error.js';
 import type { ComputeUrls } from './compute-urls.js';
 import { FORWARDING_RULE_ENUMS } from './forwarding-rule-schema.js';
+import { checkLabels, LABEL_LIMITS } from './labels.js';
 import { MIGRATION_TRANSITIONS } from './migration-state-machine.js';
 import { normalizeReference } from './references.js';
 import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
+import { previewText, previewValue } from './value-preview.js';
 
 /** What create validation needs to know besides the body. */
 export interface InsertContext {
@@ -74,10 +76,16 @@ export const FORWARDING_RULE_LIMITS = {
   filterLabelName: 1024,
   filterLabelValue: 1024,
   serviceDirectoryRegistrations: 1,
-  labels: 64,
-  labelKey: 63,
-  labelValue: 63,
+  labels: LABEL_LIMITS.labels,
+  labelKey: LABEL_LIMITS.key,
+  labelValue: LABEL_LIMITS.value,
   migrationPercentage: { min: 0, max: 100 },
+  /**
+   * Every string field not bounded more narrowly (description, references, output-only text):
+   * Compute publishes no limit for them; 2048 characters holds any resource URL and a paragraph
+   * of description, and keeps a regex filter over 500 rules cheap (docs/coverage.md).
+   */
+  text: 2048,
 } as const;
 
 /** The Google APIs bundles a Private Service Connect rule may target (not a resource URL). */
@@ -92,10 +100,6 @@ const RFC1035 = new RegExp(`^${NAME_PATTERN}$`);
 const PSC_GOOGLE_APIS_NAME = new RegExp(`^${PSC_GOOGLE_APIS_NAME_PATTERN}$`);
 const PORT_RANGE = /^(\d+)(?:-(\d+))?$/;
 const REGION_NAME = /^[a-z]+(?:-[a-z]+)*\d+$/;
-// GCE labels: lowercase letters (international ones too), digits, '_' and '-'; keys start with a
-// lowercase letter. Lengths count characters, as the `u` flag makes `{0,62}` do.
-const LABEL_KEY = /^\p{Ll}[\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
-const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
 
 type Scheme = 'EXTERNAL' | 'EXTERNAL_MANAGED' | 'INTERNAL' | 'INTERNAL_MANAGED';
 /** The schemes a regional rule may have; `PSC` stands for a Private Service Connect rule (no scheme). */
@@ -155,16 +159,16 @@ const required = (field: string) =>
 
 /** A JSON value of the wrong type, as Google's JSON front end words it (400 invalid). */
 const wrongType = (path: string, protoType: string, value: unknown) =>
-  errors.invalid(`Invalid value at '${path}' (${protoType}), ${JSON.stringify(value)}`, path);
+  errors.invalid(`Invalid value at '${path}' (${protoType}), ${previewValue(value)}`, path);
 
 const unknownName = (key: string, path: string) =>
   errors.badRequest(
     `Invalid JSON payload received. Unknown name "${key}" at '${path}': Cannot find field.`,
   );
 
-/** Compute shows scalars as they are and lists or objects as `''`. */
+/** Compute shows scalars as they are (long text cut short) and lists or objects as `''`. */
 function display(value: unknown): string {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return previewText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return '';
 }
@@ -275,7 +279,9 @@ function parseValue(raw: unknown, shape: Shape, path: string): unknown {
   if ('map' in shape) {
     if (typeof raw !== 'object' || Array.isArray(raw)) throw wrongType(path, 'TYPE_MESSAGE', raw);
     for (const [key, value] of Object.entries(raw)) {
-      if (typeof value !== 'string') throw wrongType(`${path}.${key}`, 'TYPE_STRING', value);
+      if (typeof value !== 'string') {
+        throw wrongType(`${path}.${previewText(key)}`, 'TYPE_STRING', value);
+      }
     }
     return raw;
   }
@@ -286,7 +292,7 @@ function parseScalar(raw: unknown, type: Scalar, path: string): unknown {
   switch (type) {
     case 'string':
     case 'enum':
-      if (typeof raw === 'string') return raw;
+      if (typeof raw === 'string') return boundedText(raw, path);
       break;
     case 'bool':
       if (typeof raw === 'boolean') return raw;
@@ -305,6 +311,27 @@ function parseScalar(raw: unknown, type: Scalar, path: string): unknown {
       break;
   }
   throw wrongType(path, PROTO_TYPES[type], raw);
+}
+
+/** Refuses text longer than {@link FORWARDING_RULE_LIMITS}.text characters (code points). */
+function boundedText(text: string, path: string): string {
+  const limit = FORWARDING_RULE_LIMITS.text;
+  if (text.length <= limit) return text; // a UTF-16 length bounds the count of code points
+  let count = 0;
+  for (const _ of text) if (++count > limit) break;
+  if (count <= limit) return text;
+  throw errors.invalid(
+    `Invalid value for field '${path}': '${previewText(text)}'. Must be at most ${limit} characters long.`,
+    path,
+  );
+}
+
+/**
+ * Checks a forwarding rule's JSON shape (proto3 JSON: known names, value types, bounded text)
+ * and returns it with `null`s dropped and uint64 numbers as strings. Patch and seed run it too.
+ */
+export function parseForwardingRuleShape(body: unknown): Record<string, unknown> {
+  return parseMessage(body, RESOURCE, 'resource');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -640,7 +667,7 @@ export function prepareForwardingRule(body: unknown, ctx: InsertContext): Forwar
       'Invalid JSON payload received. The request body must be a ForwardingRule object.',
     );
   }
-  const input = parseMessage(body, RESOURCE, 'resource');
+  const input = parseForwardingRuleShape(body);
   // An empty string is an unset field (proto3 JSON), as clients send `"loadBalancingScheme": ""`.
   const str = (field: string): string | undefined => {
     const value = input[field];
@@ -1182,30 +1209,8 @@ export function prepareForwardingRule(body: unknown, ctx: InsertContext): Forwar
 
   // labels: validated like every GCE label set, then ignored (they are set through setLabels)
   const labels = (input.labels as Record<string, string> | undefined) ?? {};
+  checkLabels(labels, 'resource.labels');
   const labelEntries = Object.entries(labels);
-  if (labelEntries.length > FORWARDING_RULE_LIMITS.labels) {
-    throw invalid(
-      'labels',
-      '',
-      `A resource can have at most ${FORWARDING_RULE_LIMITS.labels} labels, not ${labelEntries.length}.`,
-    );
-  }
-  for (const [key, value] of labelEntries) {
-    if (!LABEL_KEY.test(key)) {
-      throw invalid(
-        'labels',
-        '',
-        `Label key '${key}' violates format constraints. The key must start with a lowercase character, can only contain lowercase letters, numeric characters, underscores and dashes. The key can be at most 63 characters long. International characters are allowed.`,
-      );
-    }
-    if (!LABEL_VALUE.test(value)) {
-      throw invalid(
-        'labels',
-        '',
-        `Label value '${value}' violates format constraints. The value can only contain lowercase letters, numeric characters, underscores and dashes. The value can be at most 63 characters long. International characters are allowed.`,
-      );
-    }
-  }
   if (labelEntries.length > 0 && targetRef?.collection === 'serviceAttachments') {
     throw invalid(
       'labels',
