@@ -103,7 +103,7 @@ export class ForwardingRules {
       const scheme = rule.loadBalancingScheme;
       const internal = scheme === undefined || String(scheme).startsWith('INTERNAL');
       const kind = rule.ipVersion === 'IPV6' ? 'ipv6' : internal ? 'internal' : 'external';
-      rule.IPAddress = allocateAddress(kind, inUse);
+      rule.IPAddress = allocateAddress(kind, inUse, region);
     }
     rule.labelFingerprint = labelFingerprintOf(rule.labels as Record<string, string> | undefined);
     return this.save(project, region, rule);
