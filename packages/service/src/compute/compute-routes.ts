@@ -16,6 +16,7 @@ import {
   WRITE_SCOPES,
 } from './api-call.js';
 import { resourceName } from './forwarding-rules.js';
+import { requireReferencePermissions } from './reference-permissions.js';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const REGIONAL = '/compute/v1/projects/:project/regions/:region';
@@ -70,12 +71,8 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       ? state.operations.byRequestId(project, region, requestId)
       : undefined;
     if (earlier) return c.json(earlier); // a retry: the original operation, nothing created
-    const input = body as Record<string, unknown> | undefined;
-    if (typeof input?.network === 'string') {
-      requirePermission(principal, project, 'compute.networks.use', String(input.network));
-    }
-    if (typeof input?.subnetwork === 'string') {
-      requirePermission(principal, project, 'compute.subnetworks.use', String(input.subnetwork));
+    if (typeof body === 'object' && body !== null) {
+      requireReferencePermissions(principal, project, body as Record<string, unknown>);
     }
     const rule = state.forwardingRules.insert(project, region, body);
     return c.json(

@@ -12,6 +12,7 @@ import {
   WRITE_SCOPES,
 } from './api-call.js';
 import { applyPatch, applySetLabels, checkPatchedRule } from './forwarding-rule-update.js';
+import { requireReferencePermissions } from './reference-permissions.js';
 import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 
 const REGIONAL = '/compute/v1/projects/:project/regions/:region';
@@ -56,6 +57,10 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     // No await from here on: of concurrent patches with one fingerprint, exactly one wins.
     const current = state.forwardingRules.get(project, region, name);
     const patched = applyPatch(current, body, { project, urls: state.urls });
+    // The only reference a patch may change is the target.
+    requireReferencePermissions(principal, project, {
+      target: (body as { target?: unknown }).target,
+    });
     checkPatchedRule(patched, {
       project,
       region,
