@@ -11,9 +11,9 @@ import {
   startRuleOperation,
   WRITE_SCOPES,
 } from './api-call.js';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { applyPatch, applySetLabels, checkPatchedRule } from './forwarding-rule-update.js';
 import { requireReferencePermissions } from './reference-permissions.js';
-import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 
 const REGIONAL = '/compute/v1/projects/:project/regions/:region';
 

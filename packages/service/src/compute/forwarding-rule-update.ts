@@ -1,5 +1,6 @@
 import { ApiError, errors } from '../http/api-error.js';
 import type { ComputeUrls } from './compute-urls.js';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
 import {
   CLIENT_FIELDS,
   type InsertContext,
@@ -11,7 +12,6 @@ import {
 import { checkLabels } from './labels.js';
 import { applyMigration, type MigrationState } from './migration-state-machine.js';
 import { normalizeReference } from './references.js';
-import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 import { previewText, previewValue } from './value-preview.js';
 
 /** Fields a patch may change (JSON merge patch: `null` clears a field). */

@@ -1,11 +1,11 @@
 import { ApiError, errors } from '../http/api-error.js';
 import { isRfc3339 } from '../rfc3339.js';
 import type { ComputeUrls } from './compute-urls.js';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { FORWARDING_RULE_ENUMS } from './forwarding-rule-schema.js';
 import { checkLabels, LABEL_LIMITS } from './labels.js';
 import { MIGRATION_TRANSITIONS } from './migration-state-machine.js';
 import { normalizeReference } from './references.js';
-import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 import { previewText, previewValue } from './value-preview.js';
 
 /** What create validation needs to know besides the body. */

@@ -4,10 +4,10 @@ import { errors } from '../http/api-error.js';
 import { allocateAddress } from './address-pool.js';
 import type { ComputeUrls } from './compute-urls.js';
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { aggregatedForwardingRuleSchema, forwardingRuleSchema } from './forwarding-rule-schema.js';
 import { prepareForwardingRule } from './forwarding-rule-validation.js';
 import { newNumericId } from './ids.js';
-import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 
 /** Options of {@link ForwardingRules}. */
 export interface ForwardingRulesOptions {

@@ -1,5 +1,5 @@
+import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
 import { checkSeededForwardingRule } from '../compute/forwarding-rule-validation.js';
-import type { ForwardingRuleJson } from '../compute/sample-forwarding-rules.js';
 import { previewText } from '../compute/value-preview.js';
 import type { EmulatorState } from '../emulator-state.js';
 import { ApiError, errors } from '../http/api-error.js';
