@@ -12,12 +12,18 @@ import {
   WRITE_SCOPES,
 } from './api-call.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
-import { applyPatch, applySetLabels, checkPatchedRule } from './forwarding-rule-update.js';
+import {
+  applyPatch,
+  applySetLabels,
+  applySetTarget,
+  checkPatchedRule,
+} from './forwarding-rule-update.js';
 import { requireReferencePermissions } from './reference-permissions.js';
+import { requestIdParam } from './request-id.js';
 
 const REGIONAL = '/compute/v1/projects/:project/regions/:region';
 
-/** setLabels, patch, and the aggregated list of forwarding rules. */
+/** setLabels, setTarget, patch, and the aggregated list of forwarding rules. */
 export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
   const begin = (c: Context<EmulatorEnv>, method: string, scopes: readonly string[]) =>
     beginCall(c, state, method, scopes);
@@ -42,6 +48,36 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
       startRuleOperation(state, { project, region }, 'setLabels', rule, principal, {
         policy: { mode: 'duration', ms: 0 },
       }),
+    );
+  });
+
+  app.post(`${REGIONAL}/forwardingRules/:name/setTarget`, async (c) => {
+    const { principal, project, region, name } = beginRuleCall(
+      c,
+      state,
+      'compute.forwardingRules.setTarget',
+      WRITE_SCOPES,
+      'compute.forwardingRules.update',
+    );
+    const requestId = requestIdParam(c.req.url);
+    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    // No await from here on: concurrent changes of one rule are decided one at a time.
+    const earlier = requestId
+      ? state.operations.byRequestId(project, region, requestId)
+      : undefined;
+    if (earlier) return c.json(earlier); // a retry: the original operation, nothing changed
+    const current = state.forwardingRules.get(project, region, name);
+    const changed = applySetTarget(current, body, { project, urls: state.urls });
+    requireReferencePermissions(principal, project, { target: changed.target });
+    checkPatchedRule(changed, {
+      project,
+      region,
+      urls: state.urls,
+      existing: state.forwardingRules.inRegion(project, region),
+    });
+    const rule = state.forwardingRules.replace(project, region, changed);
+    return c.json(
+      startRuleOperation(state, { project, region }, 'SetTarget', rule, principal, { requestId }),
     );
   });
 

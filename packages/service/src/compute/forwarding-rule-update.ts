@@ -187,6 +187,35 @@ export function applySetLabels(current: ForwardingRuleJson, body: unknown): Forw
   return next as ForwardingRuleJson;
 }
 
+/**
+ * Applies a setTarget body (a `TargetReference`, `{target}`): the rule with its target replaced,
+ * normalised as insert answers it. The caller re-checks the result against the create rules
+ * ({@link checkPatchedRule}): the target's region, its type against the scheme, and so on.
+ */
+export function applySetTarget(
+  current: ForwardingRuleJson,
+  body: unknown,
+  where: Where,
+): ForwardingRuleJson {
+  const request = asObject(body, 'TargetReference');
+  for (const key of Object.keys(request)) {
+    if (key !== 'target') {
+      throw errors.badRequest(
+        `Invalid JSON payload received. Unknown name "${previewText(key)}" at 'target_reference_resource': Cannot find field.`,
+      );
+    }
+  }
+  const target = request.target;
+  if (target === undefined || target === null || target === '') {
+    throw new ApiError(400, 'required', "Required field 'target' not specified", {
+      location: 'target',
+    });
+  }
+  // The type and length rules of the rule's own `target` field.
+  parseForwardingRuleShape({ target });
+  return { ...current, target: normalize('target', target, where) };
+}
+
 function normalize(field: string, value: unknown, where: Where): unknown {
   if (value === null || value === undefined) return undefined;
   if (REFERENCE_FIELDS.has(field)) {
