@@ -11,7 +11,7 @@ import {
 } from './forwarding-rule-validation.js';
 import { checkLabels } from './labels.js';
 import { applyMigration, type MigrationState } from './migration-state-machine.js';
-import { normalizeReference } from './references.js';
+import { answeredReference } from './references.js';
 import { previewText, previewValue } from './value-preview.js';
 
 /** Fields a patch may change (JSON merge patch: `null` clears a field). */
@@ -221,8 +221,7 @@ function normalize(field: string, value: unknown, where: Where): unknown {
   if (REFERENCE_FIELDS.has(field)) {
     if (typeof value !== 'string') throw invalidType(field, value, 'a string');
     if (value === '') return undefined;
-    // A Google APIs bundle (`all-apis`, `vpc-sc`) is a target name, not a resource path.
-    return value.includes('/') ? normalizeReference(value, where.project, where.urls) : value;
+    return answeredReference(field, value, where.project, where.urls);
   }
   if (BOOLEAN_FIELDS.has(field)) {
     if (typeof value !== 'boolean') throw invalidType(field, value, 'a boolean');

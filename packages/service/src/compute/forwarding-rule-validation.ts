@@ -5,7 +5,7 @@ import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { FORWARDING_RULE_ENUMS } from './forwarding-rule-schema.js';
 import { checkLabels, LABEL_LIMITS } from './labels.js';
 import { MIGRATION_TRANSITIONS } from './migration-state-machine.js';
-import { normalizeReference } from './references.js';
+import { answeredReference } from './references.js';
 import { previewText, previewValue } from './value-preview.js';
 
 /** What create validation needs to know besides the body. */
@@ -1261,14 +1261,14 @@ export function prepareForwardingRule(body: unknown, ctx: InsertContext): Forwar
   if (ports) rule.ports = ports;
   if (allPorts) rule.allPorts = true;
   if (targetText !== undefined) {
-    rule.target = googleApis ? targetText : normalizeReference(targetText, ctx.project, ctx.urls);
+    rule.target = answeredReference('target', targetText, ctx.project, ctx.urls);
   }
   if (backendText !== undefined) {
-    rule.backendService = normalizeReference(backendText, ctx.project, ctx.urls);
+    rule.backendService = answeredReference('backendService', backendText, ctx.project, ctx.urls);
   }
   if (kind !== 'PSC') rule.loadBalancingScheme = kind;
   if (networkText !== undefined) {
-    rule.network = normalizeReference(networkText, ctx.project, ctx.urls);
+    rule.network = answeredReference('network', networkText, ctx.project, ctx.urls);
   } else if (
     subnetworkText === undefined &&
     (kind === 'INTERNAL' || kind === 'INTERNAL_MANAGED' || kind === 'PSC')
@@ -1276,10 +1276,10 @@ export function prepareForwardingRule(body: unknown, ctx: InsertContext): Forwar
     rule.network = `${ctx.urls.project(ctx.project)}/global/networks/default`;
   }
   if (subnetworkText !== undefined) {
-    rule.subnetwork = normalizeReference(subnetworkText, ctx.project, ctx.urls);
+    rule.subnetwork = answeredReference('subnetwork', subnetworkText, ctx.project, ctx.urls);
   }
   if (ipCollectionText !== undefined) {
-    rule.ipCollection = normalizeReference(ipCollectionText, ctx.project, ctx.urls);
+    rule.ipCollection = answeredReference('ipCollection', ipCollectionText, ctx.project, ctx.urls);
   }
   if (registrations) {
     rule.serviceDirectoryRegistrations = registrations.map((entry) => {
