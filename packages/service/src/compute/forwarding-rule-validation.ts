@@ -3,6 +3,7 @@ import { isRfc3339 } from '../rfc3339.js';
 import type { ComputeUrls } from './compute-urls.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { FORWARDING_RULE_ENUMS } from './forwarding-rule-schema.js';
+import { canonicalAddress, type IpRange, parseRange, rangesOverlap } from './ip-addresses.js';
 import { checkLabels, LABEL_LIMITS } from './labels.js';
 import { MIGRATION_TRANSITIONS } from './migration-state-machine.js';
 import { answeredReference } from './references.js';
@@ -417,112 +418,6 @@ function regionOf(ref: Reference): string | undefined {
 
 const resourcePath = (ref: Reference) =>
   `projects/${ref.project}/${ref.scope === 'global' ? 'global' : `${ref.scope}/${ref.location}`}/${ref.collection}/${ref.name}`;
-
-// ---------------------------------------------------------------------------------------------
-// IP addresses and CIDR ranges
-// ---------------------------------------------------------------------------------------------
-
-interface IpAddress {
-  family: 4 | 6;
-  value: bigint;
-}
-
-interface IpRange extends IpAddress {
-  prefix: number;
-}
-
-function parseIPv4(text: string): bigint | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
-  let n = 0n;
-  for (const part of parts) {
-    if (!/^(?:0|[1-9]\d{0,2})$/.test(part) || Number(part) > 255) return undefined;
-    n = (n << 8n) | BigInt(part);
-  }
-  return n;
-}
-
-function parseIPv6(text: string): bigint | undefined {
-  let s = text;
-  if (s.includes('.')) {
-    // an embedded IPv4 address in the last 32 bits (::ffff:1.2.3.4)
-    const i = s.lastIndexOf(':');
-    const v4 = i < 0 ? undefined : parseIPv4(s.slice(i + 1));
-    if (v4 === undefined) return undefined;
-    s = `${s.slice(0, i + 1)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`;
-  }
-  const halves = s.split('::');
-  if (halves.length > 2) return undefined;
-  const groupsOf = (half: string) => (half === '' ? [] : half.split(':'));
-  const head = groupsOf(halves[0]!);
-  const tail = halves.length === 2 ? groupsOf(halves[1]!) : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
-  let n = 0n;
-  for (const group of [...head, ...Array<string>(Math.max(0, missing)).fill('0'), ...tail]) {
-    if (!/^[0-9a-fA-F]{1,4}$/.test(group)) return undefined;
-    n = (n << 16n) | BigInt(Number.parseInt(group, 16));
-  }
-  return n;
-}
-
-/** RFC 5952 text of an IPv6 address: lowercase, no leading zeros, the longest zero run as `::`. */
-function formatIPv6(n: bigint): string {
-  const groups = Array.from({ length: 8 }, (_, i) => Number((n >> BigInt(112 - 16 * i)) & 0xffffn));
-  let bestStart = -1;
-  let bestLength = 1;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLength) {
-      bestStart = i;
-      bestLength = j - i;
-    }
-    i = j;
-  }
-  const hex = groups.map((g) => g.toString(16));
-  if (bestStart < 0) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLength).join(':')}`;
-}
-
-function parseIp(text: string): IpAddress | undefined {
-  const v4 = parseIPv4(text);
-  if (v4 !== undefined) return { family: 4, value: v4 };
-  const v6 = text.includes(':') ? parseIPv6(text) : undefined;
-  return v6 === undefined ? undefined : { family: 6, value: v6 };
-}
-
-/** `1.2.3.4`, `1.2.3.0/24`, `2001:db8::1`, `2001:db8::/32`. */
-function parseRange(text: string): IpRange | undefined {
-  const slash = text.indexOf('/');
-  const ip = parseIp(slash < 0 ? text : text.slice(0, slash));
-  if (!ip) return undefined;
-  const bits = ip.family === 4 ? 32 : 128;
-  if (slash < 0) return { ...ip, prefix: bits };
-  const prefix = text.slice(slash + 1);
-  if (!/^(?:0|[1-9]\d{0,2})$/.test(prefix) || Number(prefix) > bits) return undefined;
-  return { ...ip, prefix: Number(prefix) };
-}
-
-function rangesOverlap(a: IpRange, b: IpRange): boolean {
-  if (a.family !== b.family) return false;
-  const shift = BigInt((a.family === 4 ? 32 : 128) - Math.min(a.prefix, b.prefix));
-  return a.value >> shift === b.value >> shift;
-}
-
-/** The canonical text of a literal `IPAddress` (IPv6 in RFC 5952 form), or undefined. */
-function canonicalAddress(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const range = parseRange(value);
-  if (!range) return undefined;
-  if (range.family === 4) return range.prefix === 32 && !value.includes('/') ? value : undefined;
-  const text = formatIPv6(range.value);
-  return value.includes('/') ? `${text}/${range.prefix}` : text;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Ports
