@@ -91,6 +91,24 @@ describe('references into another project', () => {
     },
   );
 
+  it.each(CASES)(
+    'a %s URL that names proj-a earlier in its path still points into proj-b: 403',
+    async (_field, fields, permission) => {
+      // Validation reads the last `projects/…` of a URL's path, so the permission check must too.
+      const [field, value] = Object.entries(fields).at(-1) as [string, string];
+      const path = value.replace(/^https:\/\/[^/]+\/compute\/v1\//, '');
+      const disguised = `https://evil.example/projects/proj-a/x/compute/v1/${path}`;
+      const { call } = await setUp();
+      const denied = await call('onlyA', 'POST', RULES, {
+        name: 'fr',
+        ...fields,
+        [field]: disguised,
+      });
+      expect(denied.status, JSON.stringify(denied.json)).toBe(403);
+      expect((denied.json.error as { message: string }).message).toContain(`'${permission}'`);
+    },
+  );
+
   it('references inside the rule project need no extra permission for target and backendService', async () => {
     const { call } = await setUp();
     const res = await call('onlyA', 'POST', RULES, {

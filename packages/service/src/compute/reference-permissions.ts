@@ -1,4 +1,5 @@
 import { type Principal, requirePermission } from '../auth/auth.js';
+import { readReference, resourcePath } from './forwarding-rule-create/reference-paths.js';
 
 /**
  * The IAM permission that lets a forwarding rule point at a target of each collection (a regional
@@ -14,14 +15,6 @@ const TARGET_USE: Readonly<Record<string, string>> = {
   targetHttpsProxies: 'compute.regionTargetHttpsProxies.use',
   targetTcpProxies: 'compute.regionTargetTcpProxies.use',
 };
-
-/** The project and collection a reference names (`projects/P/…/C/name`, URL or relative). */
-function ownerOf(reference: string, project: string): { project: string; collection?: string } {
-  const path = reference.replace(/^https?:\/\/[^/]+/i, '');
-  const owner = /(?:^|\/)projects\/([^/]+)\//.exec(path)?.[1] ?? project;
-  const collection = /\/?([^/]+)\/[^/]+\/?$/.exec(path)?.[1];
-  return { project: owner, ...(collection ? { collection } : {}) };
-}
 
 /**
  * Checks the `.use` permission of every resource a rule body references, in the project that
@@ -48,11 +41,13 @@ export function requireReferencePermissions(
   ) => {
     const value = body[field];
     if (typeof value !== 'string' || value === '' || !value.includes('/')) return;
-    const owner = ownerOf(value, project);
-    if (!always && owner.project === project) return;
+    // The reader create validation uses, so the project checked is the one the stored rule
+    // points into (`https://h/projects/a/x/compute/v1/projects/b/…` is in b); a malformed
+    // reference is validation's 400.
+    const owner = readReference(value, project);
+    if (!owner || (!always && owner.project === project)) return;
     const needed = permission(owner.collection);
-    if (needed)
-      requirePermission(principal, owner.project, needed, resourcePath(value, owner.project));
+    if (needed) requirePermission(principal, owner.project, needed, resourcePath(owner));
   };
   check('network', () => 'compute.networks.use', true);
   check('subnetwork', () => 'compute.subnetworks.use', true);
@@ -63,11 +58,4 @@ export function requireReferencePermissions(
     false,
   );
   check('backendService', () => 'compute.regionBackendServices.use', false);
-}
-
-/** A reference as a resource name (`projects/p/global/networks/n`) for the 403. */
-function resourcePath(reference: string, project: string): string {
-  const path = reference.replace(/^https?:\/\/[^/]+/i, '').replace(/^\/+/, '');
-  const at = path.indexOf('projects/');
-  return at >= 0 ? path.slice(at) : `projects/${project}/${path}`;
 }
