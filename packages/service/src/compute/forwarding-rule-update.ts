@@ -139,6 +139,7 @@ export function checkPatchedRule(rule: ForwardingRuleJson, ctx: InsertContext): 
   }
   prepareForwardingRule(body, {
     ...ctx,
+  // The body's shape is read before the precondition, as the real API parses JSON first.
     existing: ctx.existing.filter((r) => r.name !== rule.name),
   });
 }
@@ -157,14 +158,10 @@ export function applySetLabels(current: ForwardingRuleJson, body: unknown): Forw
     }
   }
   const fingerprint = request.labelFingerprint;
-  if (typeof fingerprint !== 'string' || fingerprint === '') {
-    throw stale(
-      `Labels fingerprint is required: send the labelFingerprint read from the forwarding rule '${current.name}'.`,
-    );
-  }
-  if (fingerprint !== current.labelFingerprint) {
-    throw stale(
-      `Labels fingerprint either invalid or resource labels have changed: '${fingerprint}' is not the current labelFingerprint of '${current.name}'.`,
+  if (fingerprint !== undefined && typeof fingerprint !== 'string') {
+    throw errors.invalid(
+      `Invalid value at 'labelFingerprint' (TYPE_BYTES), ${previewValue(fingerprint)}`,
+      'labelFingerprint',
     );
   }
   const labels = request.labels ?? {};
@@ -179,6 +176,16 @@ export function applySetLabels(current: ForwardingRuleJson, body: unknown): Forw
         `labels.${previewText(key)}`,
       );
     }
+  }
+  if (fingerprint === undefined || fingerprint === '') {
+    throw stale(
+      `Labels fingerprint is required: send the labelFingerprint read from the forwarding rule '${current.name}'.`,
+    );
+  }
+  if (fingerprint !== current.labelFingerprint) {
+    throw stale(
+      `Labels fingerprint either invalid or resource labels have changed: '${previewText(fingerprint)}' is not the current labelFingerprint of '${current.name}'.`,
+    );
   }
   checkLabels(labels as Record<string, string>, 'labels');
   const next: Record<string, unknown> = { ...current };

@@ -164,3 +164,34 @@ describe('free text has a bounded length', () => {
     },
   );
 });
+
+describe('setLabels bodies', () => {
+  const setLabels = (text: string) => send('POST', `${RULES}/fr/setLabels`, text);
+  const fingerprint = async () =>
+    String((await send('GET', `${RULES}/fr`, '')).json.labelFingerprint);
+
+  it('a stale labelFingerprint of a megabyte is a short 412 (it was quoted whole: 2 MB)', async () => {
+    await create();
+    const res = await setLabels(JSON.stringify({ labels: {}, labelFingerprint: 'a'.repeat(1e6) }));
+    expect(res.status).toBe(412);
+    expect(res.size).toBeLessThan(1000);
+  });
+
+  it.each([
+    ['labels', '123'],
+    ['labels', DEEP],
+    ['labelFingerprint', '123'],
+    ['labelFingerprint', DEEP],
+  ])(
+    '%s of the wrong type (%#) is a short 400 naming it, before any fingerprint check',
+    async (field, value) => {
+      await create();
+      const before = await fingerprint();
+      const res = await setLabels(`{"${field}":${value}}`);
+      expect(res.status, JSON.stringify(res.json).slice(0, 300)).toBe(400);
+      expect(errorOf(res.json).message).toContain(field);
+      expect(res.size).toBeLessThan(1000);
+      expect(await fingerprint()).toBe(before);
+    },
+  );
+});
