@@ -1,6 +1,7 @@
 import { ApiError, errors } from '../http/api-error.js';
 import type { ComputeUrls } from './compute-urls.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
+import { fieldsWhere } from './forwarding-rule-fields.js';
 import {
   CLIENT_FIELDS,
   type InsertContext,
@@ -14,40 +15,22 @@ import { applyMigration, type MigrationState } from './migration-state-machine.j
 import { answeredReference } from './references.js';
 import { previewText, previewValue } from './value-preview.js';
 
-/** Fields a patch may change (JSON merge patch: `null` clears a field). */
-export const PATCHABLE_FIELDS = new Set([
-  'description',
-  'networkTier',
-  'allowGlobalAccess',
-  'allowPscGlobalAccess',
-  'noAutomateDnsZone',
-  'sourceIpRanges',
-  'metadataFilters',
-  'target',
-  'loadBalancingScheme',
-  'externalManagedBackendBucketMigrationState',
-  'externalManagedBackendBucketMigrationTestingPercentage',
-]);
-
-/** Client fields a patch may repeat but never change. */
-export const IMMUTABLE_FIELDS = [...CLIENT_FIELDS].filter(
-  (f) => !PATCHABLE_FIELDS.has(f) && f !== 'labels',
+/** Fields a patch may change (JSON merge patch: `null` clears a field), from the field table. */
+export const PATCHABLE_FIELDS: ReadonlySet<string> = fieldsWhere(
+  (f) => f.onPatch === 'patchable' || f.onPatch === 'migration',
 );
 
-const REFERENCE_FIELDS = new Set([
-  'target',
-  'backendService',
-  'network',
-  'subnetwork',
-  'ipCollection',
-]);
-const BOOLEAN_FIELDS = new Set([
-  'allPorts',
-  'allowGlobalAccess',
-  'isMirroringCollector',
-  'allowPscGlobalAccess',
-  'noAutomateDnsZone',
-]);
+/** Client fields a patch may repeat but never change. */
+export const IMMUTABLE_FIELDS = [...fieldsWhere((f) => f.onPatch === 'immutable')];
+
+/** Client fields that reference another resource (answered expanded or echoed). */
+const REFERENCE_FIELDS = fieldsWhere(
+  (f) => f.setBy === 'client' && f.reference !== undefined && f.reference !== 'URL (server-set)',
+);
+/** Client booleans (proto3 JSON: false is the default, omitted from answers). */
+const BOOLEAN_FIELDS = fieldsWhere((f) => f.setBy === 'client' && f.shape === 'bool');
+/** Fields a patch leaves to another method (labels: setLabels). */
+const IGNORED_ON_PATCH = fieldsWhere((f) => f.onPatch === 'ignored');
 
 interface Where {
   project: string;
@@ -83,7 +66,7 @@ export function applyPatch(
     // Node client sends `"labels": {}` in every body, so, as on insert, they are ignored here.
     const handledElsewhere =
       field.startsWith('externalManagedBackendBucketMigration') || field === 'loadBalancingScheme';
-    if (OUTPUT_ONLY_FIELDS.has(field) || handledElsewhere || field === 'labels') continue;
+    if (OUTPUT_ONLY_FIELDS.has(field) || handledElsewhere || IGNORED_ON_PATCH.has(field)) continue;
     const value = normalize(field, raw, where);
     const before = current[field];
     const same = JSON.stringify(value ?? null) === JSON.stringify(before ?? null);
@@ -135,11 +118,10 @@ export function checkPatchedRule(rule: ForwardingRuleJson, ctx: InsertContext): 
   const body: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(rule)) {
     const migration = field.startsWith('externalManagedBackendBucketMigration');
-    if (CLIENT_FIELDS.has(field) && field !== 'labels' && !migration) body[field] = value;
+    if (CLIENT_FIELDS.has(field) && !IGNORED_ON_PATCH.has(field) && !migration) body[field] = value;
   }
   prepareForwardingRule(body, {
     ...ctx,
-  // The body's shape is read before the precondition, as the real API parses JSON first.
     existing: ctx.existing.filter((r) => r.name !== rule.name),
   });
 }
@@ -157,6 +139,7 @@ export function applySetLabels(current: ForwardingRuleJson, body: unknown): Forw
       );
     }
   }
+  // The body's shape is read before the precondition, as the real API parses JSON first.
   const fingerprint = request.labelFingerprint;
   if (fingerprint !== undefined && typeof fingerprint !== 'string') {
     throw errors.invalid(

@@ -1,6 +1,8 @@
 // Create validation of forwarding rules. The stages live in forwarding-rule-create/, one file
 // each, in the order they run: shape, name-region-enums, target-and-backend, addresses, ports,
 // rule-options, ranges-filters-labels, answer-rule, clash-rule.
+import { fieldsWhere } from './forwarding-rule-fields.js';
+
 export type { InsertContext } from './forwarding-rule-create/body-reader.js';
 export {
   DEFAULT_SERVICE_DIRECTORY_REGION,
@@ -13,48 +15,7 @@ export { checkSeededForwardingRule } from './forwarding-rule-create/seeded-rule.
 export { parseForwardingRuleShape } from './forwarding-rule-create/shape.js';
 
 /** Fields the server sets; a client may send them, and they are ignored (as Compute does). */
-export const OUTPUT_ONLY_FIELDS = new Set([
-  'kind',
-  'id',
-  'creationTimestamp',
-  'selfLink',
-  'selfLinkWithId',
-  'serviceName',
-  'pscConnectionId',
-  'pscConnectionStatus',
-  'baseForwardingRule',
-  'attachedExtensions',
-  'labelFingerprint',
-  'fingerprint',
-]);
+export const OUTPUT_ONLY_FIELDS: ReadonlySet<string> = fieldsWhere((f) => f.setBy === 'output');
 
 /** Fields a client may set on create. */
-export const CLIENT_FIELDS = new Set([
-  'name',
-  'description',
-  'region',
-  'IPAddress',
-  'IPProtocol',
-  'portRange',
-  'ports',
-  'allPorts',
-  'target',
-  'backendService',
-  'loadBalancingScheme',
-  'subnetwork',
-  'network',
-  'serviceDirectoryRegistrations',
-  'serviceLabel',
-  'networkTier',
-  'labels',
-  'ipVersion',
-  'allowGlobalAccess',
-  'metadataFilters',
-  'isMirroringCollector',
-  'sourceIpRanges',
-  'allowPscGlobalAccess',
-  'noAutomateDnsZone',
-  'ipCollection',
-  'externalManagedBackendBucketMigrationState',
-  'externalManagedBackendBucketMigrationTestingPercentage',
-]);
+export const CLIENT_FIELDS: ReadonlySet<string> = fieldsWhere((f) => f.setBy === 'client');

@@ -1,71 +1,19 @@
 // The body's JSON shape (proto3 JSON: null means unset; unknown names and wrong types are 400).
 import { errors } from '../../http/api-error.js';
+import {
+  FORWARDING_RULE_FIELDS,
+  type MessageShape,
+  type Scalar,
+  type Shape,
+} from '../forwarding-rule-fields.js';
 import { previewText } from '../value-preview.js';
 import { unknownName, wrongType } from './errors.js';
 import { FORWARDING_RULE_LIMITS } from './patterns-and-limits.js';
 
-type Scalar = 'string' | 'enum' | 'bool' | 'uint64' | 'float';
-interface MessageShape {
-  readonly [field: string]: Shape;
-}
-type Shape =
-  | Scalar
-  | { readonly repeated: Scalar | { readonly message: MessageShape } }
-  | { readonly map: 'string' }
-  | { readonly message: MessageShape };
-
-const RESOURCE: MessageShape = {
-  kind: 'string',
-  id: 'uint64',
-  creationTimestamp: 'string',
-  name: 'string',
-  description: 'string',
-  region: 'string',
-  IPAddress: 'string',
-  IPProtocol: 'enum',
-  portRange: 'string',
-  ports: { repeated: 'string' },
-  allPorts: 'bool',
-  target: 'string',
-  backendService: 'string',
-  selfLink: 'string',
-  selfLinkWithId: 'string',
-  loadBalancingScheme: 'enum',
-  subnetwork: 'string',
-  network: 'string',
-  serviceDirectoryRegistrations: {
-    repeated: {
-      message: { namespace: 'string', service: 'string', serviceDirectoryRegion: 'string' },
-    },
-  },
-  serviceLabel: 'string',
-  serviceName: 'string',
-  networkTier: 'enum',
-  labels: { map: 'string' },
-  labelFingerprint: 'string',
-  attachedExtensions: { repeated: { message: { reference: 'string' } } },
-  ipVersion: 'enum',
-  fingerprint: 'string',
-  allowGlobalAccess: 'bool',
-  metadataFilters: {
-    repeated: {
-      message: {
-        filterMatchCriteria: 'enum',
-        filterLabels: { repeated: { message: { name: 'string', value: 'string' } } },
-      },
-    },
-  },
-  isMirroringCollector: 'bool',
-  sourceIpRanges: { repeated: 'string' },
-  pscConnectionId: 'uint64',
-  pscConnectionStatus: 'enum',
-  baseForwardingRule: 'string',
-  allowPscGlobalAccess: 'bool',
-  noAutomateDnsZone: 'bool',
-  ipCollection: 'string',
-  externalManagedBackendBucketMigrationState: 'enum',
-  externalManagedBackendBucketMigrationTestingPercentage: 'float',
-};
+/** The body's shape: every field's, from the field table. */
+const RESOURCE: MessageShape = Object.fromEntries(
+  Object.entries(FORWARDING_RULE_FIELDS).map(([name, spec]) => [name, spec.shape]),
+);
 
 const PROTO_TYPES: Record<Scalar, string> = {
   string: 'TYPE_STRING',
