@@ -80,6 +80,43 @@ describe('seeded forwarding rules', () => {
     });
   });
 
+  it('a rule named twice in one seed is 400 naming both items (the second replaced the first)', async () => {
+    const error = await refusal({
+      forwardingRules: [
+        { project: 'p', region: 'r', rule: { name: 'twice', description: 'first' } },
+        { project: 'p', region: 'r', rule: { name: 'other' } },
+        { project: 'p', region: 'r', rule: { name: 'twice', description: 'second' } },
+      ],
+    });
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('forwardingRules[2]');
+    expect(error.message).toContain('forwardingRules[0]');
+  });
+
+  it('the same name in another region or project is a different rule', async () => {
+    const emulator = await createEmulator({
+      seed: {
+        forwardingRules: [
+          { project: 'p', region: 'r', rule: { name: 'same' } },
+          { project: 'p', region: 's', rule: { name: 'same' } },
+          { project: 'q', region: 'r', rule: { name: 'same' } },
+        ],
+      },
+    });
+    for (const [project, region] of [
+      ['p', 'r'],
+      ['p', 's'],
+      ['q', 'r'],
+    ]) {
+      const res = await emulator.fetch(
+        new Request(`http://x/compute/v1/projects/${project}/regions/${region}/forwardingRules`, {
+          headers: { authorization: 'Bearer t' },
+        }),
+      );
+      expect(((await res.json()) as { items: unknown[] }).items).toHaveLength(1);
+    }
+  });
+
   it('POST /_listkit/seed answers the same 400 and adds nothing', async () => {
     const emulator = await createEmulator();
     const res = await emulator.fetch(
@@ -128,6 +165,18 @@ describe('seeded orders', () => {
     expect(error.message).toContain('GPA.2');
     expect(error.message).toContain(says);
     expect(error.message.length).toBeLessThan(600);
+  });
+
+  it('an order named twice in one seed is 400 naming both items', async () => {
+    const error = await refusal({
+      orders: [
+        { packageName: 'com.example', orderId: 'GPA.1' },
+        { packageName: 'com.example', orderId: 'GPA.1' },
+      ],
+    });
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('orders[1]');
+    expect(error.message).toContain('orders[0]');
   });
 
   it('an orderId of 10,000 characters is refused, quoted short', async () => {

@@ -25,6 +25,9 @@ export function seedState(state: EmulatorState, seed: Seed): number {
   }
   const rules = listOf(seed.forwardingRules, 'forwardingRules').map(checkRuleEntry);
   const orders = listOf(seed.orders, 'orders').map(checkOrderSeed);
+  // One seed describes a set of resources: a name given twice would silently replace the first.
+  refuseTwice(rules, 'forwardingRules', (r) => `${r.project}/${r.region}/${r.rule.name}`);
+  refuseTwice(orders, 'orders', (o) => `${o.packageName}/${o.orderId}`);
   for (const { project, region, rule } of rules) state.forwardingRules.store(project, region, rule);
   for (const order of orders) state.orders.add(order);
   return rules.length + orders.length;
@@ -52,4 +55,18 @@ function listOf(value: unknown, name: string): unknown[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw errors.badRequest(`seed.${name} must be a list`);
   return value;
+}
+
+function refuseTwice<T>(items: readonly T[], list: string, keyOf: (item: T) => string): void {
+  const first = new Map<string, number>();
+  items.forEach((item, index) => {
+    const key = keyOf(item);
+    const earlier = first.get(key);
+    if (earlier !== undefined) {
+      throw errors.badRequest(
+        `seed.${list}[${index}] (${previewText(key)}) names the same resource as seed.${list}[${earlier}]`,
+      );
+    }
+    first.set(key, index);
+  });
 }
