@@ -1,10 +1,10 @@
 import type { protos } from '@google-cloud/compute';
 import { createEmulator, type Emulator } from '@listkit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeClients, thrown } from './support/real-clients.js';
+import { computeClients, googleapisCompute, newRequestId, thrown } from './support/real-clients.js';
 
-// setLabels, patch and the aggregated list through the real @google-cloud/compute client,
-// against the emulator on a loopback port.
+// setLabels, setTarget, patch and the aggregated list through the real @google-cloud/compute
+// client (setTarget through googleapis too), against the emulator on a loopback port.
 
 type Operation = protos.google.cloud.compute.v1.IOperation;
 const project = 'update-project';
@@ -12,11 +12,11 @@ const region = 'us-central1';
 let emulator: Emulator;
 let clients: ReturnType<typeof computeClients>;
 
-async function untilDone(first: Operation): Promise<Operation> {
+async function untilDone(first: Operation, inProject = project): Promise<Operation> {
   let op = first;
   for (let i = 0; op.status !== 'DONE' && i < 20; i++) {
     [op] = await clients.operations.wait({
-      project,
+      project: inProject,
       region: op.region!.split('/').pop()!,
       operation: op.name!,
     });
@@ -154,5 +154,75 @@ describe('@google-cloud/compute against the emulator: changing rules', () => {
       'regions/us-central1/fr-a',
       'regions/us-central1/fr-b',
     ]);
+  });
+});
+
+describe('setTarget through the real clients', () => {
+  const other = 'set-target-project';
+  const pool = (name: string) => `projects/${other}/regions/${region}/targetPools/${name}`;
+  const FULL = 'https://www.googleapis.com/compute/v1/';
+
+  it('@google-cloud/compute: setTarget with a requestId, polled to DONE; a retry answers the same operation', async () => {
+    const [insert] = await clients.rules.insert({
+      project: other,
+      region,
+      forwardingRuleResource: {
+        name: 'fr-t',
+        IPProtocol: 'TCP',
+        portRange: '80',
+        target: pool('a'),
+      },
+    });
+    await untilDone(insert.latestResponse as Operation, other);
+    const requestId = newRequestId();
+    const request = {
+      project: other,
+      region,
+      forwardingRule: 'fr-t',
+      requestId,
+      targetReferenceResource: { target: pool('b') },
+    };
+    const [lro] = await clients.rules.setTarget(request);
+    const first = lro.latestResponse as Operation;
+    expect(first.operationType).toBe('SetTarget');
+    expect((await untilDone(first, other)).status).toBe('DONE');
+    const [rule] = await clients.rules.get({ project: other, region, forwardingRule: 'fr-t' });
+    expect(rule.target).toBe(`${FULL}${pool('b')}`);
+    const [retry] = await clients.rules.setTarget(request);
+    expect((retry.latestResponse as Operation).name).toBe(first.name);
+  });
+
+  it('@google-cloud/compute: a target in another region is INVALID_ARGUMENT (code 3) naming it', async () => {
+    const error = await thrown(() =>
+      clients.rules.setTarget({
+        project: other,
+        region,
+        forwardingRule: 'fr-t',
+        targetReferenceResource: {
+          target: `projects/${other}/regions/europe-west1/targetPools/x`,
+        },
+      }),
+    );
+    expect(error.code).toBe(3);
+    expect(String(error.message)).toContain('target');
+  });
+
+  it('googleapis: forwardingRules.setTarget answers a SetTarget operation and changes the target', async () => {
+    const compute = googleapisCompute(emulator.url!);
+    const res = await compute.forwardingRules.setTarget({
+      project: other,
+      region,
+      forwardingRule: 'fr-t',
+      requestId: newRequestId(),
+      requestBody: { target: pool('c') },
+    });
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ kind: 'compute#operation', operationType: 'SetTarget' });
+    const rule = await compute.forwardingRules.get({
+      project: other,
+      region,
+      forwardingRule: 'fr-t',
+    });
+    expect(rule.data.target).toBe(`${FULL}${pool('c')}`);
   });
 });

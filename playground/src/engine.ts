@@ -10,10 +10,10 @@ import {
   parseFilter,
   type ResourceSchema,
 } from '@listkit/query';
-import { forwardingRuleSchema } from '@listkit/service/schema';
+import { playgroundSchema } from './schema.js';
 
-/** The schema every filter is checked against: the emulator's forwarding rules. */
-export const schema: ResourceSchema = forwardingRuleSchema;
+/** The schema every filter is checked against: the emulator's forwarding rules, searchable. */
+export const schema: ResourceSchema = playgroundSchema;
 
 export type Resource = Record<string, unknown> & { name: string };
 

@@ -8,9 +8,10 @@ import {
   parseFilter,
   parseOrderBy,
 } from '@listkit/query';
-import { forwardingRuleSchema, sampleForwardingRules } from '@listkit/service';
+import { sampleForwardingRules } from '@listkit/service';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLES } from '../../playground/src/examples.js';
+import { playgroundSchema as forwardingRuleSchema } from '../../playground/src/schema.js';
 
 const rules = sampleForwardingRules(300);
 

@@ -2,6 +2,7 @@
 export type { AuthConfig, Principal, TokenGrant } from './auth/auth.js';
 export { EmulatorClock } from './clock.js';
 export { ComputeUrls, DEFAULT_COMPUTE_BASE_URL } from './compute/compute-urls.js';
+export type { ForwardingRuleJson } from './compute/forwarding-rule.js';
 export {
   FORWARDING_RULE_ENUMS,
   forwardingRuleSchema,
@@ -9,10 +10,7 @@ export {
 export type { OperationPolicy } from './compute/operation-policy.js';
 export { operationSchema } from './compute/operation-schema.js';
 export type { OperationJson } from './compute/operations.js';
-export {
-  type ForwardingRuleJson,
-  sampleForwardingRules,
-} from './compute/sample-forwarding-rules.js';
+export { sampleForwardingRules } from './compute/sample-forwarding-rules.js';
 export { CONTROL_PREFIX } from './control/control-routes.js';
 export type { Seed } from './control/seed.js';
 export { createEmulator, type Emulator, type EmulatorOptions } from './emulator.js';

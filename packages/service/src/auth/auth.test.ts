@@ -41,7 +41,9 @@ const externalRule = (name: string) => ({
   IPProtocol: 'TCP',
   portRange: '80',
   loadBalancingScheme: 'EXTERNAL',
-  target: 'projects/p/regions/r/targetPools/pool',
+  // Relative: the rule's own project, wherever it is created (another project's pool needs
+  // compute.targetPools.use there).
+  target: 'regions/r/targetPools/pool',
 });
 
 /** An internal passthrough rule body with network and subnetwork. */

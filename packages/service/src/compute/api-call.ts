@@ -4,9 +4,9 @@ import { type Principal, requirePermission, requireScope } from '../auth/auth.js
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { listErrorToApiError } from '../http/list-errors.js';
 import { booleanParam, queryParams, uint32Param } from '../http/query.js';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { resourceName } from './forwarding-rules.js';
 import type { OperationStart } from './operations.js';
-import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 
 /** Scopes of Compute Engine methods that change resources. */
 export const WRITE_SCOPES = ['compute', 'cloud-platform'];

@@ -1,9 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
-import { errors } from '../http/api-error.js';
 import { readJsonBody } from '../http/body.js';
-import { queryParams } from '../http/query.js';
 import {
   beginCall,
   beginRuleCall,
@@ -16,8 +14,9 @@ import {
   WRITE_SCOPES,
 } from './api-call.js';
 import { resourceName } from './forwarding-rules.js';
+import { requireReferencePermissions } from './reference-permissions.js';
+import { requestIdParam } from './request-id.js';
 
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const REGIONAL = '/compute/v1/projects/:project/regions/:region';
 
 /** Compute Engine's regional forwarding rules and operations, under `/compute/v1`. */
@@ -44,16 +43,7 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
   app.post(`${REGIONAL}/forwardingRules`, async (c) => {
     const principal = begin(c, 'compute.forwardingRules.insert', WRITE_SCOPES);
     const { project, region } = where(c);
-    const params = queryParams(c.req.url);
-    const requestId = params.get('requestId');
-    if (requestId !== undefined && requestId !== '') {
-      if (!UUID.test(requestId) || /^[0-]+$/.test(requestId)) {
-        throw errors.invalid(
-          `Invalid value for field 'requestId': '${requestId}'. Must be a valid UUID other than the zero UUID.`,
-          'requestId',
-        );
-      }
-    }
+    const requestId = requestIdParam(c.req.url);
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
     // From here to the answer nothing awaits: concurrent inserts are decided one at a time.
     const name =
@@ -70,12 +60,8 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       ? state.operations.byRequestId(project, region, requestId)
       : undefined;
     if (earlier) return c.json(earlier); // a retry: the original operation, nothing created
-    const input = body as Record<string, unknown> | undefined;
-    if (typeof input?.network === 'string') {
-      requirePermission(principal, project, 'compute.networks.use', String(input.network));
-    }
-    if (typeof input?.subnetwork === 'string') {
-      requirePermission(principal, project, 'compute.subnetworks.use', String(input.subnetwork));
+    if (typeof body === 'object' && body !== null) {
+      requireReferencePermissions(principal, project, body as Record<string, unknown>);
     }
     const rule = state.forwardingRules.insert(project, region, body);
     return c.json(

@@ -11,12 +11,19 @@ import {
   startRuleOperation,
   WRITE_SCOPES,
 } from './api-call.js';
-import { applyPatch, applySetLabels, checkPatchedRule } from './forwarding-rule-update.js';
-import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
+import {
+  applyPatch,
+  applySetLabels,
+  applySetTarget,
+  checkPatchedRule,
+} from './forwarding-rule-update.js';
+import { requireReferencePermissions } from './reference-permissions.js';
+import { requestIdParam } from './request-id.js';
 
 const REGIONAL = '/compute/v1/projects/:project/regions/:region';
 
-/** setLabels, patch, and the aggregated list of forwarding rules. */
+/** setLabels, setTarget, patch, and the aggregated list of forwarding rules. */
 export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
   const begin = (c: Context<EmulatorEnv>, method: string, scopes: readonly string[]) =>
     beginCall(c, state, method, scopes);
@@ -44,6 +51,36 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     );
   });
 
+  app.post(`${REGIONAL}/forwardingRules/:name/setTarget`, async (c) => {
+    const { principal, project, region, name } = beginRuleCall(
+      c,
+      state,
+      'compute.forwardingRules.setTarget',
+      WRITE_SCOPES,
+      'compute.forwardingRules.update',
+    );
+    const requestId = requestIdParam(c.req.url);
+    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    // No await from here on: concurrent changes of one rule are decided one at a time.
+    const earlier = requestId
+      ? state.operations.byRequestId(project, region, requestId)
+      : undefined;
+    if (earlier) return c.json(earlier); // a retry: the original operation, nothing changed
+    const current = state.forwardingRules.get(project, region, name);
+    const changed = applySetTarget(current, body, { project, urls: state.urls });
+    requireReferencePermissions(principal, project, { target: changed.target });
+    checkPatchedRule(changed, {
+      project,
+      region,
+      urls: state.urls,
+      existing: state.forwardingRules.inRegion(project, region),
+    });
+    const rule = state.forwardingRules.replace(project, region, changed);
+    return c.json(
+      startRuleOperation(state, { project, region }, 'SetTarget', rule, principal, { requestId }),
+    );
+  });
+
   app.patch(`${REGIONAL}/forwardingRules/:name`, async (c) => {
     const { principal, project, region, name } = beginRuleCall(
       c,
@@ -56,6 +93,10 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     // No await from here on: of concurrent patches with one fingerprint, exactly one wins.
     const current = state.forwardingRules.get(project, region, name);
     const patched = applyPatch(current, body, { project, urls: state.urls });
+    // The only reference a patch may change is the target.
+    requireReferencePermissions(principal, project, {
+      target: (body as { target?: unknown }).target,
+    });
     checkPatchedRule(patched, {
       project,
       region,

@@ -1,52 +1,36 @@
 import { ApiError, errors } from '../http/api-error.js';
 import type { ComputeUrls } from './compute-urls.js';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
+import { fieldsWhere } from './forwarding-rule-fields.js';
 import {
   CLIENT_FIELDS,
   type InsertContext,
   normalizePortRange,
   OUTPUT_ONLY_FIELDS,
+  parseForwardingRuleShape,
   prepareForwardingRule,
 } from './forwarding-rule-validation.js';
+import { checkLabels } from './labels.js';
 import { applyMigration, type MigrationState } from './migration-state-machine.js';
-import { normalizeReference } from './references.js';
-import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
+import { answeredReference } from './references.js';
+import { previewText, previewValue } from './value-preview.js';
 
-/** Fields a patch may change (JSON merge patch: `null` clears a field). */
-export const PATCHABLE_FIELDS = new Set([
-  'description',
-  'networkTier',
-  'allowGlobalAccess',
-  'allowPscGlobalAccess',
-  'noAutomateDnsZone',
-  'sourceIpRanges',
-  'metadataFilters',
-  'target',
-  'loadBalancingScheme',
-  'externalManagedBackendBucketMigrationState',
-  'externalManagedBackendBucketMigrationTestingPercentage',
-]);
-
-/** Client fields a patch may repeat but never change. */
-export const IMMUTABLE_FIELDS = [...CLIENT_FIELDS].filter(
-  (f) => !PATCHABLE_FIELDS.has(f) && f !== 'labels',
+/** Fields a patch may change (JSON merge patch: `null` clears a field), from the field table. */
+export const PATCHABLE_FIELDS: ReadonlySet<string> = fieldsWhere(
+  (f) => f.onPatch === 'patchable' || f.onPatch === 'migration',
 );
 
-const REFERENCE_FIELDS = new Set([
-  'target',
-  'backendService',
-  'network',
-  'subnetwork',
-  'ipCollection',
-]);
-const BOOLEAN_FIELDS = new Set([
-  'allPorts',
-  'allowGlobalAccess',
-  'isMirroringCollector',
-  'allowPscGlobalAccess',
-  'noAutomateDnsZone',
-]);
-const LABEL_KEY = /^[a-z][a-z0-9_-]{0,62}$/;
-const LABEL_VALUE = /^[a-z0-9_-]{0,63}$/;
+/** Client fields a patch may repeat but never change. */
+export const IMMUTABLE_FIELDS = [...fieldsWhere((f) => f.onPatch === 'immutable')];
+
+/** Client fields that reference another resource (answered expanded or echoed). */
+const REFERENCE_FIELDS = fieldsWhere(
+  (f) => f.setBy === 'client' && f.reference !== undefined && f.reference !== 'URL (server-set)',
+);
+/** Client booleans (proto3 JSON: false is the default, omitted from answers). */
+const BOOLEAN_FIELDS = fieldsWhere((f) => f.setBy === 'client' && f.shape === 'bool');
+/** Fields a patch leaves to another method (labels: setLabels). */
+const IGNORED_ON_PATCH = fieldsWhere((f) => f.onPatch === 'ignored');
 
 interface Where {
   project: string;
@@ -67,13 +51,9 @@ export function applyPatch(
   where: Where,
 ): ForwardingRuleJson {
   const patch = asObject(body, 'ForwardingRule');
-  for (const key of Object.keys(patch)) {
-    if (!CLIENT_FIELDS.has(key) && !OUTPUT_ONLY_FIELDS.has(key)) {
-      throw errors.badRequest(
-        `Invalid JSON payload received. Unknown name "${key}" at 'resource': Cannot find field.`,
-      );
-    }
-  }
+  // The body's shape (names, types, bounded text) and its labels are checked as on insert.
+  const shaped = parseForwardingRuleShape(patch);
+  checkLabels((shaped.labels as Record<string, string> | undefined) ?? {}, 'resource.labels');
   const fingerprint = patch.fingerprint;
   if (fingerprint !== undefined && fingerprint !== null && fingerprint !== current.fingerprint) {
     throw stale(
@@ -86,7 +66,7 @@ export function applyPatch(
     // Node client sends `"labels": {}` in every body, so, as on insert, they are ignored here.
     const handledElsewhere =
       field.startsWith('externalManagedBackendBucketMigration') || field === 'loadBalancingScheme';
-    if (OUTPUT_ONLY_FIELDS.has(field) || handledElsewhere || field === 'labels') continue;
+    if (OUTPUT_ONLY_FIELDS.has(field) || handledElsewhere || IGNORED_ON_PATCH.has(field)) continue;
     const value = normalize(field, raw, where);
     const before = current[field];
     const same = JSON.stringify(value ?? null) === JSON.stringify(before ?? null);
@@ -138,7 +118,7 @@ export function checkPatchedRule(rule: ForwardingRuleJson, ctx: InsertContext): 
   const body: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(rule)) {
     const migration = field.startsWith('externalManagedBackendBucketMigration');
-    if (CLIENT_FIELDS.has(field) && field !== 'labels' && !migration) body[field] = value;
+    if (CLIENT_FIELDS.has(field) && !IGNORED_ON_PATCH.has(field) && !migration) body[field] = value;
   }
   prepareForwardingRule(body, {
     ...ctx,
@@ -159,15 +139,12 @@ export function applySetLabels(current: ForwardingRuleJson, body: unknown): Forw
       );
     }
   }
+  // The body's shape is read before the precondition, as the real API parses JSON first.
   const fingerprint = request.labelFingerprint;
-  if (typeof fingerprint !== 'string' || fingerprint === '') {
-    throw stale(
-      `Labels fingerprint is required: send the labelFingerprint read from the forwarding rule '${current.name}'.`,
-    );
-  }
-  if (fingerprint !== current.labelFingerprint) {
-    throw stale(
-      `Labels fingerprint either invalid or resource labels have changed: '${fingerprint}' is not the current labelFingerprint of '${current.name}'.`,
+  if (fingerprint !== undefined && typeof fingerprint !== 'string') {
+    throw errors.invalid(
+      `Invalid value at 'labelFingerprint' (TYPE_BYTES), ${previewValue(fingerprint)}`,
+      'labelFingerprint',
     );
   }
   const labels = request.labels ?? {};
@@ -175,29 +152,58 @@ export function applySetLabels(current: ForwardingRuleJson, body: unknown): Forw
     throw errors.invalid("Invalid value for field 'labels'. Must be a map of strings.", 'labels');
   }
   const entries = Object.entries(labels as Record<string, unknown>);
-  if (entries.length > 64)
-    throw errors.invalid(
-      `Invalid value for field 'labels'. At most 64 labels, not ${entries.length}.`,
-      'labels',
-    );
   for (const [key, value] of entries) {
-    if (!LABEL_KEY.test(key)) {
+    if (typeof value !== 'string') {
       throw errors.invalid(
-        `Invalid value for field 'labels': '${key}'. Label keys start with a lowercase letter and hold up to 63 lowercase letters, digits, '_' or '-'.`,
-        'labels',
-      );
-    }
-    if (typeof value !== 'string' || !LABEL_VALUE.test(value)) {
-      throw errors.invalid(
-        `Invalid value for field 'labels.${key}': '${String(value)}'. Label values hold up to 63 lowercase letters, digits, '_' or '-'.`,
-        `labels.${key}`,
+        `Invalid value for field 'labels.${previewText(key)}': '${previewValue(value)}'. Label values are strings.`,
+        `labels.${previewText(key)}`,
       );
     }
   }
+  if (fingerprint === undefined || fingerprint === '') {
+    throw stale(
+      `Labels fingerprint is required: send the labelFingerprint read from the forwarding rule '${current.name}'.`,
+    );
+  }
+  if (fingerprint !== current.labelFingerprint) {
+    throw stale(
+      `Labels fingerprint either invalid or resource labels have changed: '${previewText(fingerprint)}' is not the current labelFingerprint of '${current.name}'.`,
+    );
+  }
+  checkLabels(labels as Record<string, string>, 'labels');
   const next: Record<string, unknown> = { ...current };
   if (entries.length === 0) delete next.labels;
   else next.labels = Object.fromEntries(entries);
   return next as ForwardingRuleJson;
+}
+
+/**
+ * Applies a setTarget body (a `TargetReference`, `{target}`): the rule with its target replaced,
+ * normalised as insert answers it. The caller re-checks the result against the create rules
+ * ({@link checkPatchedRule}): the target's region, its type against the scheme, and so on.
+ */
+export function applySetTarget(
+  current: ForwardingRuleJson,
+  body: unknown,
+  where: Where,
+): ForwardingRuleJson {
+  const request = asObject(body, 'TargetReference');
+  for (const key of Object.keys(request)) {
+    if (key !== 'target') {
+      throw errors.badRequest(
+        `Invalid JSON payload received. Unknown name "${previewText(key)}" at 'target_reference_resource': Cannot find field.`,
+      );
+    }
+  }
+  const target = request.target;
+  if (target === undefined || target === null || target === '') {
+    throw new ApiError(400, 'required', "Required field 'target' not specified", {
+      location: 'target',
+    });
+  }
+  // The type and length rules of the rule's own `target` field.
+  parseForwardingRuleShape({ target });
+  return { ...current, target: normalize('target', target, where) };
 }
 
 function normalize(field: string, value: unknown, where: Where): unknown {
@@ -205,8 +211,7 @@ function normalize(field: string, value: unknown, where: Where): unknown {
   if (REFERENCE_FIELDS.has(field)) {
     if (typeof value !== 'string') throw invalidType(field, value, 'a string');
     if (value === '') return undefined;
-    // A Google APIs bundle (`all-apis`, `vpc-sc`) is a target name, not a resource path.
-    return value.includes('/') ? normalizeReference(value, where.project, where.urls) : value;
+    return answeredReference(field, value, where.project, where.urls);
   }
   if (BOOLEAN_FIELDS.has(field)) {
     if (typeof value !== 'boolean') throw invalidType(field, value, 'a boolean');
@@ -247,7 +252,7 @@ function immutable(field: string, why: string): ApiError {
 
 function invalidType(field: string, value: unknown, what: string): ApiError {
   return errors.invalid(
-    `Invalid value for field 'resource.${field}': '${JSON.stringify(value)}'. Must be ${what}.`,
+    `Invalid value for field 'resource.${field}': '${previewValue(value)}'. Must be ${what}.`,
     `resource.${field}`,
   );
 }

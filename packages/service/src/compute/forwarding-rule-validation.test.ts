@@ -818,12 +818,19 @@ describe('Private Service Connect', () => {
       case: 'to a service attachment: no scheme, TCP, PREMIUM',
       body: psc(),
       status: 200,
+      // Recorded real traffic: a PSC target comes back exactly as sent, not expanded.
       stored: {
-        target: `https://www.googleapis.com/compute/v1/${ATTACHMENT}`,
+        target: ATTACHMENT,
         IPProtocol: 'TCP',
         networkTier: 'PREMIUM',
       },
       absent: ['loadBalancingScheme'],
+    },
+    {
+      case: 'to a service attachment named by full URL: the URL comes back as sent',
+      body: psc({ target: `https://compute.googleapis.com/compute/v1/${ATTACHMENT}` }),
+      status: 200,
+      stored: { target: `https://compute.googleapis.com/compute/v1/${ATTACHMENT}` },
     },
     {
       case: 'to a service attachment with an empty scheme',

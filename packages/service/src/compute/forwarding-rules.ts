@@ -4,10 +4,10 @@ import { errors } from '../http/api-error.js';
 import { allocateAddress } from './address-pool.js';
 import type { ComputeUrls } from './compute-urls.js';
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { aggregatedForwardingRuleSchema, forwardingRuleSchema } from './forwarding-rule-schema.js';
 import { prepareForwardingRule } from './forwarding-rule-validation.js';
 import { newNumericId } from './ids.js';
-import type { ForwardingRuleJson } from './sample-forwarding-rules.js';
 
 /** Options of {@link ForwardingRules}. */
 export interface ForwardingRulesOptions {
@@ -103,7 +103,7 @@ export class ForwardingRules {
       const scheme = rule.loadBalancingScheme;
       const internal = scheme === undefined || String(scheme).startsWith('INTERNAL');
       const kind = rule.ipVersion === 'IPV6' ? 'ipv6' : internal ? 'internal' : 'external';
-      rule.IPAddress = allocateAddress(kind, inUse);
+      rule.IPAddress = allocateAddress(kind, inUse, region);
     }
     rule.labelFingerprint = labelFingerprintOf(rule.labels as Record<string, string> | undefined);
     return this.save(project, region, rule);

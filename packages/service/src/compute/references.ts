@@ -12,6 +12,32 @@ export function normalizeReference(value: string, project: string, urls: Compute
   return `${urls.project(project)}/${path}`;
 }
 
+/**
+ * The form Compute Engine answers a rule's reference field in, which is not the same for every
+ * field (docs/coverage.md, "References: expanded or echoed"): `network`, `subnetwork`,
+ * `backendService`, `ipCollection` and targets such as target pools and proxies come back as full
+ * URLs ({@link normalizeReference}); a Private Service Connect target (a service attachment, or a
+ * Google APIs bundle such as `all-apis`) comes back exactly as sent, as recorded traffic shows.
+ *
+ * @example
+ * ```ts
+ * answeredReference('target', 'projects/p/regions/r/serviceAttachments/s', 'p', urls);
+ * // 'projects/p/regions/r/serviceAttachments/s'
+ * ```
+ */
+export function answeredReference(
+  field: string,
+  value: string,
+  project: string,
+  urls: ComputeUrls,
+): string {
+  if (field === 'target' && (!value.includes('/') || isServiceAttachment(value))) return value;
+  return normalizeReference(value, project, urls);
+}
+
+const isServiceAttachment = (value: string) =>
+  parseReference(value).collection === 'serviceAttachments';
+
 /** The parts of a reference's path after `/compute/<version>/` (or of a relative one). */
 export interface ReferenceParts {
   project?: string;

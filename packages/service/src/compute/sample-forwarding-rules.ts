@@ -1,5 +1,4 @@
-/** A forwarding rule as Compute Engine returns it (JSON). */
-export type ForwardingRuleJson = Record<string, unknown> & { name: string };
+import type { ForwardingRuleJson } from './forwarding-rule.js';
 
 const REGIONS = ['us-central1', 'us-east1', 'europe-west1', 'asia-east1'];
 const APPS = ['web', 'api', 'db', 'cache', 'auth', 'search', 'media', 'batch'];

@@ -1,7 +1,10 @@
-import type { ForwardingRuleJson } from '../compute/sample-forwarding-rules.js';
+import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
+import { checkSeededForwardingRule } from '../compute/forwarding-rule-validation.js';
+import { previewText } from '../compute/value-preview.js';
 import type { EmulatorState } from '../emulator-state.js';
-import { errors } from '../http/api-error.js';
+import { ApiError, errors } from '../http/api-error.js';
 import type { OrderSeed } from '../publisher/order.js';
+import { checkOrderSeed } from './order-seed.js';
 
 /** Resources to load into the emulator, at start, on reset, or through the control plane. */
 export interface Seed {
@@ -10,53 +13,60 @@ export interface Seed {
   orders?: OrderSeed[];
 }
 
-const ORDER_KINDS = ['oneTimeProduct', 'subscription'];
-
 /**
- * Adds seed resources as they are given (server-set fields such as `creationTimestamp` are kept
- * when present, filled otherwise). Returns how many were added; 400 for a malformed seed.
+ * Adds seed resources (server-set fields such as `creationTimestamp` are kept when present,
+ * filled otherwise). Every item is checked first, by the same field rules as the API (rules:
+ * {@link checkSeededForwardingRule}; orders: {@link checkOrderSeed}), so a rejected seed adds
+ * nothing; the 400 names the item. Returns how many were added.
  */
 export function seedState(state: EmulatorState, seed: Seed): number {
   if (typeof seed !== 'object' || seed === null || Array.isArray(seed)) {
     throw errors.badRequest('a seed is an object: { forwardingRules: [...], orders: [...] }');
   }
-  const rules = listOf(seed.forwardingRules, 'forwardingRules');
-  const orders = listOf(seed.orders, 'orders');
-  // Check everything first, so that a rejected seed adds nothing.
-  for (const entry of rules) {
-    const { project, region, rule } = (entry ?? {}) as Partial<(typeof rules)[number]>;
-    if (
-      typeof project !== 'string' ||
-      typeof region !== 'string' ||
-      typeof rule?.name !== 'string'
-    ) {
-      throw errors.badRequest('each seeded forwarding rule needs project, region and rule.name');
-    }
-  }
-  for (const order of orders) {
-    if (
-      typeof order?.packageName !== 'string' ||
-      typeof order.orderId !== 'string' ||
-      !order.orderId
-    ) {
-      throw errors.badRequest('each seeded order needs packageName and orderId');
-    }
-    if (order.kind !== undefined && !ORDER_KINDS.includes(order.kind)) {
-      throw errors.badRequest(`order ${order.orderId}: kind is oneTimeProduct or subscription`);
-    }
-    if (order.purchaseTime !== undefined && Number.isNaN(Date.parse(order.purchaseTime))) {
-      throw errors.badRequest(
-        `order ${order.orderId}: purchaseTime '${order.purchaseTime}' is not RFC 3339`,
-      );
-    }
-  }
+  const rules = listOf(seed.forwardingRules, 'forwardingRules').map(checkRuleEntry);
+  const orders = listOf(seed.orders, 'orders').map(checkOrderSeed);
+  // One seed describes a set of resources: a name given twice would silently replace the first.
+  refuseTwice(rules, 'forwardingRules', (r) => `${r.project}/${r.region}/${r.rule.name}`);
+  refuseTwice(orders, 'orders', (o) => `${o.packageName}/${o.orderId}`);
   for (const { project, region, rule } of rules) state.forwardingRules.store(project, region, rule);
   for (const order of orders) state.orders.add(order);
   return rules.length + orders.length;
 }
 
-function listOf<T>(value: T[] | undefined, name: string): T[] {
+function checkRuleEntry(entry: unknown, index: number): Required<Seed>['forwardingRules'][number] {
+  const { project, region, rule } = (entry ?? {}) as Record<string, unknown>;
+  const name = (rule as { name?: unknown } | undefined)?.name;
+  if (typeof project !== 'string' || typeof region !== 'string' || typeof name !== 'string') {
+    throw errors.badRequest(
+      `seed.forwardingRules[${index}]: each seeded forwarding rule needs project, region and rule.name`,
+    );
+  }
+  try {
+    return { project, region, rule: checkSeededForwardingRule(rule) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw errors.badRequest(
+      `seed.forwardingRules[${index}] (${previewText(`${project}/${region}/${name}`)}): ${error.message}`,
+    );
+  }
+}
+
+function listOf(value: unknown, name: string): unknown[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw errors.badRequest(`seed.${name} must be a list`);
   return value;
+}
+
+function refuseTwice<T>(items: readonly T[], list: string, keyOf: (item: T) => string): void {
+  const first = new Map<string, number>();
+  items.forEach((item, index) => {
+    const key = keyOf(item);
+    const earlier = first.get(key);
+    if (earlier !== undefined) {
+      throw errors.badRequest(
+        `seed.${list}[${index}] (${previewText(key)}) names the same resource as seed.${list}[${earlier}]`,
+      );
+    }
+    first.set(key, index);
+  });
 }

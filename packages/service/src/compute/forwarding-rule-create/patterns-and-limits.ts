@@ -1,0 +1,39 @@
+import { LABEL_LIMITS } from '../labels.js';
+
+/** The limits create enforces (spec §8, and the real API's where the spec is silent). */
+export const FORWARDING_RULE_LIMITS = {
+  name: 63,
+  /** A Private Service Connect rule to a Google APIs bundle. */
+  pscGoogleApisName: 20,
+  serviceLabel: 63,
+  /** The real API's limit on `ports[]` ("up to five ports"). */
+  ports: 5,
+  sourceIpRanges: 64,
+  filterLabels: 64,
+  filterLabelName: 1024,
+  filterLabelValue: 1024,
+  serviceDirectoryRegistrations: 1,
+  labels: LABEL_LIMITS.labels,
+  labelKey: LABEL_LIMITS.key,
+  labelValue: LABEL_LIMITS.value,
+  migrationPercentage: { min: 0, max: 100 },
+  /**
+   * Every string field not bounded more narrowly (description, references, output-only text):
+   * Compute publishes no limit for them; 2048 characters holds any resource URL and a paragraph
+   * of description, and keeps a regex filter over 500 rules cheap (docs/coverage.md).
+   */
+  text: 2048,
+} as const;
+
+/** The Google APIs bundles a Private Service Connect rule may target (not a resource URL). */
+export const GOOGLE_APIS_BUNDLES: readonly string[] = ['all-apis', 'vpc-sc'];
+
+/** The region Service Directory registrations of PSC rules to Google APIs default to. */
+export const DEFAULT_SERVICE_DIRECTORY_REGION = 'us-central1';
+
+export const NAME_PATTERN = '(?:[a-z](?:[-a-z0-9]{0,61}[a-z0-9])?)';
+export const PSC_GOOGLE_APIS_NAME_PATTERN = '(?:[a-z][a-z0-9]{0,19})';
+export const RFC1035 = new RegExp(`^${NAME_PATTERN}$`);
+export const PSC_GOOGLE_APIS_NAME = new RegExp(`^${PSC_GOOGLE_APIS_NAME_PATTERN}$`);
+export const PORT_RANGE = /^(\d+)(?:-(\d+))?$/;
+export const REGION_NAME = /^[a-z]+(?:-[a-z]+)*\d+$/;

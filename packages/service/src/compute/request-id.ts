@@ -1,0 +1,27 @@
+import { errors } from '../http/api-error.js';
+import { queryParams } from '../http/query.js';
+import { previewText } from './value-preview.js';
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/**
+ * The `requestId` query parameter of a Compute write (insert, setTarget): a UUID other than the
+ * zero UUID (400 naming it otherwise), or undefined when absent or empty. A retry with the same
+ * requestId answers the operation the first request started.
+ *
+ * @example
+ * ```ts
+ * requestIdParam('http://x/…/forwardingRules?requestId=123e4567-e89b-12d3-a456-426614174000');
+ * ```
+ */
+export function requestIdParam(url: string): string | undefined {
+  const requestId = queryParams(url).get('requestId');
+  if (requestId === undefined || requestId === '') return undefined;
+  if (!UUID.test(requestId) || /^[0-]+$/.test(requestId)) {
+    throw errors.invalid(
+      `Invalid value for field 'requestId': '${previewText(requestId)}'. Must be a valid UUID other than the zero UUID.`,
+      'requestId',
+    );
+  }
+  return requestId;
+}
