@@ -33,11 +33,16 @@ export class AstView {
     const root = h('ul', { role: 'tree', 'aria-labelledby': 'ast-heading', class: 'tree' });
     root.append(this.item(tree, 1));
     this.container.replaceChildren(root);
+    // A new tree starts at its root, whose focus ring must be in view.
+    this.container.scrollTop = 0;
     this.items.get(tree.id)?.setAttribute('tabindex', '0');
   }
 
-  /** Marks the node under the editor's cursor. */
-  markCursor(offset: number): void {
+  /**
+   * Marks the node under the editor's cursor; `reveal` scrolls it into view (only while the person
+   * moves the cursor: on load the cursor sits at the end, and the tree should show its root).
+   */
+  markCursor(offset: number, reveal: boolean): void {
     if (!this.tree) return;
     const node = nodeAt(this.tree, offset);
     if (node.id === this.cursorId) return;
@@ -46,6 +51,7 @@ export class AstView {
     const item = this.items.get(node.id);
     if (!item) return;
     item.classList.add('at-cursor');
+    if (!reveal) return;
     const row = item.firstElementChild as HTMLElement;
     const box = this.container.getBoundingClientRect();
     const r = row.getBoundingClientRect();

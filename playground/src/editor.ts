@@ -1,5 +1,6 @@
 // The filter editor: CodeMirror 6 with highlighting from the filter's tree, squiggles for
 // problems (message on hover), the AST view's selection, and the cursor's line:column.
+import { autocompletion, type CompletionSource, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { type Diagnostic, setDiagnostics } from '@codemirror/lint';
 import {
@@ -14,8 +15,10 @@ import {
   type DecorationSet,
   drawSelection,
   EditorView,
+  hoverTooltip,
   keymap,
   placeholder,
+  type Tooltip,
   ViewPlugin,
   type ViewUpdate,
 } from '@codemirror/view';
@@ -33,6 +36,42 @@ export interface FilterEditorOptions {
   onFormat(): void;
   /** Cursor moves: offset (UTF-16), 1-based line, 1-based column in code points. */
   onCursor(offset: number, line: number, column: number): void;
+  /** Completions (fields, operators, values, keywords). */
+  completions: CompletionSource;
+  /** Docs for what is under the pointer. */
+  hover(view: EditorView, pos: number): Tooltip | null;
+}
+
+/** A replacement that repairs a problem: "did you mean" suggestions and hints. */
+export interface QuickFix {
+  label: string;
+  from: number;
+  to: number;
+  text: string;
+}
+
+/** A problem or warning shown in the editor, with its fix when there is one. */
+export interface EditorNote {
+  from: number;
+  to: number;
+  severity: 'error' | 'warning';
+  message: string;
+  source?: string;
+  fix?: QuickFix;
+}
+
+const DID_YOU_MEAN = /did you mean '([^']+)'\?/;
+
+/** The quick fix of a problem whose message suggests a replacement. */
+export function problemFix(problem: Problem): QuickFix | undefined {
+  const match = DID_YOU_MEAN.exec(problem.message);
+  if (!match || problem.span.end <= problem.span.start) return undefined;
+  return {
+    label: `Replace with ${match[1]}`,
+    from: problem.span.start,
+    to: problem.span.end,
+    text: match[1]!,
+  };
 }
 
 const highlighter = ViewPlugin.fromClass(
@@ -102,11 +141,14 @@ const theme = EditorView.theme({
   },
   '.cm-tooltip-lint': { fontFamily: 'var(--mono)', fontSize: '13px' },
   '.cm-diagnostic-error': { borderLeftColor: 'var(--error)' },
+  '.cm-diagnosticAction': { backgroundColor: 'var(--accent)', color: 'var(--panel)' },
 });
 
 export class FilterEditor {
   readonly view: EditorView;
   private readonly invalid = new Compartment();
+  /** The fixes of the notes shown now, in text order. */
+  fixes: QuickFix[] = [];
 
   constructor(options: FilterEditorOptions) {
     const reportCursor = (state: EditorState) => {
@@ -131,17 +173,29 @@ export class FilterEditor {
               },
             },
             {
+              // Ctrl+. applies the first quick fix, as in the editors people know.
+              key: 'Mod-.',
+              run: () => {
+                const fix = this.fixes[0];
+                if (fix) this.applyFix(fix);
+                return fix !== undefined;
+              },
+            },
+            {
               key: 'Shift-Alt-f',
               run: () => {
                 options.onFormat();
                 return true;
               },
             },
+            ...completionKeymap,
             ...historyKeymap,
             ...defaultKeymap,
           ]),
           placeholder('Type a filter, such as labels.env = prod AND NOT name:web-*'),
           EditorView.lineWrapping,
+          autocompletion({ override: [options.completions], icons: false }),
+          hoverTooltip(options.hover, { hideOnChange: true }),
           EditorView.contentAttributes.of({
             'aria-labelledby': 'filter-heading',
             'aria-describedby': 'filter-hint filter-error',
@@ -177,22 +231,47 @@ export class FilterEditor {
     });
   }
 
-  /** Shows problems as squiggles with their messages on hover; none clears them. */
-  setProblems(problems: readonly Problem[]): void {
+  /**
+   * Shows problems and warnings as squiggles with their messages (and fixes) on hover; none
+   * clears them. Errors make the editor aria-invalid.
+   */
+  setNotes(notes: readonly EditorNote[]): void {
     const length = this.view.state.doc.length;
-    const diagnostics: Diagnostic[] = problems.map((p) => ({
-      from: Math.min(p.span.start, length),
-      to: Math.min(Math.max(p.span.end, p.span.start), length),
-      severity: 'error',
-      message: `${p.message} (${p.line}:${p.column})`,
-      source: p.code,
-    }));
+    const clamp = (n: number) => Math.min(Math.max(n, 0), length);
+    this.fixes = notes.flatMap((n) => (n.fix ? [n.fix] : []));
+    const diagnostics: Diagnostic[] = notes.map((n) => {
+      const fix = n.fix;
+      return {
+        from: clamp(n.from),
+        to: clamp(Math.max(n.to, n.from)),
+        severity: n.severity,
+        message: n.message,
+        source: n.source,
+        actions: fix ? [{ name: fix.label, apply: () => this.applyFix(fix) }] : undefined,
+      };
+    });
     this.view.dispatch(setDiagnostics(this.view.state, diagnostics));
+    const invalid = notes.some((n) => n.severity === 'error');
     this.view.dispatch({
       effects: this.invalid.reconfigure(
-        problems.length > 0 ? EditorView.contentAttributes.of({ 'aria-invalid': 'true' }) : [],
+        invalid ? EditorView.contentAttributes.of({ 'aria-invalid': 'true' }) : [],
       ),
     });
+  }
+
+  /** Replaces a fix's span with its text and puts the cursor after it. */
+  applyFix(fix: QuickFix): void {
+    const length = this.view.state.doc.length;
+    if (fix.to > length) return;
+    this.view.dispatch({
+      changes: { from: fix.from, to: fix.to, insert: fix.text },
+      selection: EditorSelection.cursor(fix.from + fix.text.length),
+    });
+    this.view.focus();
+  }
+
+  get hasFocus(): boolean {
+    return this.view.hasFocus;
   }
 
   /** Highlights the text of the AST node selected in the tree. */

@@ -35,7 +35,7 @@ export async function fetchServerPage(
       headers: { authorization: 'Bearer listkit-playground' },
     });
   } catch {
-    throw new Error(
+    throw new UnreachableError(
       `could not reach ${base}: is \`pnpm start\` running there? From another origin than the emulator's own /playground/ page, the browser blocks the request.`,
     );
   }
@@ -50,13 +50,26 @@ export async function fetchServerPage(
   return { items: body?.items ?? [], nextPageToken: body?.nextPageToken };
 }
 
-/** The rules of one region, as the emulator keeps them (by the region in their URL). */
-export function inRegion(resources: readonly Resource[], region: string): Resource[] {
+/**
+ * The rules of one project and region, as the emulator keeps them: by the region in their URL
+ * and the project in their selfLink (a rule without a selfLink belongs to any project).
+ */
+export function inScope(
+  resources: readonly Resource[],
+  project: string,
+  region: string,
+): Resource[] {
   return resources.filter((r) => {
     const value = typeof r.region === 'string' ? r.region : '';
-    return value === region || value.endsWith(`/regions/${region}`);
+    const inRegion = value === region || value.endsWith(`/regions/${region}`);
+    const link = typeof r.selfLink === 'string' ? r.selfLink : '';
+    const inProject = !link.includes('/projects/') || link.includes(`/projects/${project}/`);
+    return inRegion && inProject;
   });
 }
+
+/** The emulator could not be reached at all (as opposed to answering with an error). */
+export class UnreachableError extends Error {}
 
 /** A comparison session: both sides walk their own page tokens. */
 export class Comparison {
@@ -72,7 +85,11 @@ export class Comparison {
   ) {}
 
   static async start(target: CompareTarget, query: PageQuery, resources: readonly Resource[]) {
-    return new Comparison(target, query, await buildCollection(inRegion(resources, target.region)));
+    return new Comparison(
+      target,
+      query,
+      await buildCollection(inScope(resources, target.project, target.region)),
+    );
   }
 
   /** Fetches the next page from both sides and renders the comparison. */
@@ -82,15 +99,25 @@ export class Comparison {
       this.collection.list({ ...this.query, pageToken: this.browserToken }),
     ]);
     this.page++;
+    if (server.status === 'rejected' && server.reason instanceof UnreachableError) {
+      this.done = true;
+      return h(
+        'div',
+        { class: 'verdict differ' },
+        h('p', {}, 'The emulator could not be reached, so nothing was compared.'),
+        h('p', {}, (server.reason as Error).message),
+      );
+    }
     if (server.status === 'rejected' || browser.status === 'rejected') {
       this.done = true;
       const why = (r: PromiseSettledResult<unknown>) =>
         r.status === 'rejected' ? (r.reason as Error).message : 'ok';
       const same = server.status === 'rejected' && browser.status === 'rejected';
+      const which = server.status === 'rejected' ? 'the emulator' : 'the browser';
       return h(
         'div',
         { class: same ? 'verdict same' : 'verdict differ' },
-        h('p', {}, same ? 'Both reject this list call.' : 'Only one side rejects this list call.'),
+        h('p', {}, same ? 'Both reject this list call.' : `Only ${which} rejects this list call.`),
         h('p', {}, h('strong', {}, 'Emulator: '), why(server)),
         h('p', {}, h('strong', {}, 'Browser: '), why(browser)),
       );
@@ -98,11 +125,17 @@ export class Comparison {
     this.serverToken = server.value.nextPageToken;
     this.browserToken = browser.value.nextPageToken;
     this.done = !this.serverToken || !this.browserToken;
-    return render(this.page, server.value, browser.value);
+    const firstNumber = (this.page - 1) * this.query.pageSize + 1;
+    return render(this.page, firstNumber, server.value, browser.value);
   }
 }
 
-function render(page: number, server: ServerPage, browser: ListPage<Resource>): HTMLElement {
+function render(
+  page: number,
+  firstNumber: number,
+  server: ServerPage,
+  browser: ListPage<Resource>,
+): HTMLElement {
   const serverNames = server.items.map((i) => String(i.name ?? '?'));
   const browserNames = browser.items.map((i) => i.name);
   const rows = Math.max(serverNames.length, browserNames.length);
@@ -117,7 +150,7 @@ function render(page: number, server: ServerPage, browser: ListPage<Resource>): 
       h(
         'tr',
         { class: equal ? '' : 'mismatch' },
-        h('td', {}, String(i + 1)),
+        h('td', {}, String(firstNumber + i)),
         h('td', {}, a ?? '—'),
         h('td', {}, b ?? '—'),
         h('td', {}, equal ? 'same' : 'different'),

@@ -12,18 +12,27 @@ import {
 } from '@listkit/query';
 import { buildTree, type TreeNode } from './ast-model.js';
 import { AstView } from './ast-view.js';
+import { filterCompletions, filterHover } from './completion.js';
 import { generatedRules, parseData } from './data.js';
 import { byId, debounce, formatMs, h, showError, truncate } from './dom.js';
-import { FilterEditor } from './editor.js';
+import { type EditorNote, FilterEditor, problemFix, type QuickFix } from './editor.js';
 import { Comparison } from './emulator-compare.js';
 import { type Evaluation, evaluate, type Resource, STYLE_NAMES, schema } from './engine.js';
 import { EXAMPLES, exampleById } from './examples.js';
 import { type Clause, explain, type Trace, trace } from './explain.js';
+import { renderFields } from './fields-panel.js';
+import { filterHints } from './hints.js';
+import { curlCommand, gcloudCommand, type ListCallTarget, restUrl } from './list-call.js';
+import { Notices } from './notices.js';
 import { buildCollection, PageWalker } from './paging.js';
+import { fieldDocs } from './schema-docs.js';
+import { renderSql } from './sql-view.js';
+import { initThemeToggle } from './theme.js';
 import {
   DEFAULTS,
   decodeHash,
   encodeState,
+  MAX_LINK_DATA_CHARS,
   MAX_PAGE_SIZE,
   type PlaygroundState,
 } from './url-state.js';
@@ -41,6 +50,11 @@ let explanation: Clause | undefined;
 let walker: PageWalker | undefined;
 let listSequence = 0;
 let cursorOffset = 0;
+/** The resource the "Why" panel traces was chosen by the person (not picked automatically). */
+let whyPinned = false;
+/** The first row of the results table, which the "Why" panel traces unless one is chosen. */
+let firstRow: string | undefined;
+const fields = fieldDocs(schema);
 
 const el = {
   styleBadge: byId('style-badge'),
@@ -75,7 +89,21 @@ const el = {
   examplesList: byId('examples-list'),
   copyLink: byId<HTMLButtonElement>('copy-link'),
   copyMarkdown: byId<HTMLButtonElement>('copy-markdown'),
-  announcer: byId('announcer'),
+  notices: byId('notices'),
+  loading: byId('loading'),
+  quickFixes: byId('quick-fixes'),
+  filterWarnings: byId('filter-warnings'),
+  pageSizeError: byId('page-size-error'),
+  orderByFixes: byId('order-by-fixes'),
+  restUrl: byId('rest-url'),
+  copyCurl: byId<HTMLButtonElement>('copy-curl'),
+  copyGcloud: byId<HTMLButtonElement>('copy-gcloud'),
+  copyRest: byId<HTMLButtonElement>('copy-rest'),
+  dataDownload: byId<HTMLButtonElement>('data-download'),
+  dataUpload: byId<HTMLInputElement>('data-upload'),
+  fields: byId('fields'),
+  sqlDetails: byId<HTMLDetailsElement>('sql-details'),
+  sql: byId('sql'),
   emulatorUrl: byId<HTMLInputElement>('emulator-url'),
   emulatorProject: byId<HTMLInputElement>('emulator-project'),
   emulatorRegion: byId<HTMLInputElement>('emulator-region'),
@@ -84,13 +112,10 @@ const el = {
   emulatorResult: byId('emulator-result'),
 };
 
-const announce = (text: string) => {
-  el.announcer.textContent = '';
-  // A fresh text node makes screen readers announce a repeated message again.
-  requestAnimationFrame(() => {
-    el.announcer.textContent = text;
-  });
-};
+const notices = new Notices(el.notices);
+/** A confirmation everyone sees (and screen readers hear): "Link copied". */
+const announce = (text: string) => notices.show(text);
+initThemeToggle(byId<HTMLSelectElement>('theme'));
 
 // ------------------------------------------------------------------------------------------
 // The editor and the views
@@ -117,14 +142,17 @@ const editor = new FilterEditor({
       editor.setText(printFilter(parseFilter(editor.text)));
       announce('Filter formatted');
     } catch {
-      announce('The filter does not parse, so it cannot be formatted');
+      notices.show('The filter does not parse, so it cannot be formatted', 'warning');
     }
   },
   onCursor(offset, line, column) {
     cursorOffset = offset;
     el.cursor.textContent = `Ln ${line}, Col ${column}`;
-    astView.markCursor(offset);
+    // Reveal the node only while the person works in the editor, not when a link loads.
+    astView.markCursor(offset, document.activeElement?.closest('.cm-editor') != null);
   },
+  completions: filterCompletions({ fields, resources: () => resources }),
+  hover: filterHover(fields),
 });
 
 const scheduleRun = debounce(DEBOUNCE_MS, () => void run());
@@ -135,8 +163,7 @@ async function run(): Promise<void> {
   evaluation = result;
   el.styleBadge.textContent = STYLE_NAMES[result.style];
   el.styleBadge.dataset.style = result.style;
-  const problems = result.error?.problems ?? [];
-  editor.setProblems(problems);
+  showNotes(result);
   if (result.error) {
     showError(el.filterError, result.error.format());
     el.timings.textContent = `checked in ${formatMs(result.compileMs)}`;
@@ -154,15 +181,73 @@ async function run(): Promise<void> {
   }
   if (result.ast) {
     astView.render(buildTree(result.ast));
-    astView.markCursor(cursorOffset);
+    astView.markCursor(cursorOffset, false);
   } else {
     astView.render(undefined, 'The filter does not parse; the tree appears once it does.');
   }
   explanation = result.compiled ? explain(result.compiled.checked, result.source) : undefined;
   renderExplanation();
-  renderWhy();
   writeUrl();
+  renderListCall();
+  if (el.sqlDetails.open) renderSqlPanel();
   await relist();
+  renderWhy();
+}
+
+/** Squiggles, quick-fix buttons and warnings for the current filter. */
+function showNotes(result: Evaluation) {
+  const notes: EditorNote[] = (result.error?.problems ?? []).map((p) => ({
+    from: p.span.start,
+    to: p.span.end,
+    severity: 'error',
+    message: `${p.message} (${p.line}:${p.column})`,
+    source: p.code,
+    fix: problemFix(p),
+  }));
+  const hints = result.compiled ? filterHints(result.compiled.checked, resources) : [];
+  for (const hint of hints) {
+    notes.push({
+      from: hint.span.start,
+      to: hint.span.end,
+      severity: 'warning',
+      message: hint.message,
+      fix: hint.fix && { ...hint.fix, from: hint.span.start, to: hint.span.end },
+    });
+  }
+  editor.setNotes(notes);
+  el.filterWarnings.replaceChildren(...hints.map((hint) => h('li', {}, hint.message)));
+  el.quickFixes.replaceChildren(
+    ...editor.fixes.map((fix) => fixButton(fix, editor.applyFix.bind(editor))),
+  );
+  if (editor.fixes.length > 0)
+    el.quickFixes.prepend(h('span', { class: 'hint' }, 'Quick fix (Ctrl+.):'));
+}
+
+function fixButton(fix: QuickFix, apply: (fix: QuickFix) => void): HTMLElement {
+  const button = h('button', { type: 'button', class: 'quick-fix' }, fix.label);
+  button.addEventListener('click', () => apply(fix));
+  return button;
+}
+
+/** The same list call as a REST URL, curl and gcloud (project and region of the comparison). */
+function listCallTarget(): ListCallTarget {
+  return {
+    origin: 'https://compute.googleapis.com',
+    project: el.emulatorProject.value || 'my-project',
+    region: el.emulatorRegion.value || 'us-central1',
+  };
+}
+
+function listQuery() {
+  return { filter: state.filter, orderBy: state.orderBy, pageSize: state.pageSize };
+}
+
+function renderListCall() {
+  el.restUrl.textContent = restUrl(listCallTarget(), listQuery());
+}
+
+function renderSqlPanel() {
+  renderSql(el.sql, evaluation, state, schema);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -224,7 +309,8 @@ function renderWhy() {
     return;
   }
   let name = el.whyName.value.trim();
-  let resource = resources.find((r) => r.name === name);
+  if (!whyPinned) name = '';
+  let resource = name ? resources.find((r) => r.name === name) : undefined;
   if (!resource) {
     if (name) {
       el.why.replaceChildren(
@@ -232,8 +318,8 @@ function renderWhy() {
       );
       return;
     }
-    const index = evaluation?.matches.indexOf(true) ?? -1;
-    resource = resources[Math.max(index, 0)];
+    // Unless a resource was chosen, trace the table's first row (else the first in the data).
+    resource = resources.find((r) => r.name === firstRow) ?? resources[0];
     if (!resource) {
       el.why.replaceChildren(h('p', { class: 'hint' }, 'There is no data to trace.'));
       return;
@@ -284,6 +370,7 @@ function pickWhy(match: boolean) {
     return;
   }
   el.whyName.value = resource.name;
+  whyPinned = true;
   renderWhy();
 }
 
@@ -306,6 +393,7 @@ async function showPage(): Promise<void> {
   if (!current) return;
   const sequence = ++listSequence;
   showError(el.orderByError, undefined);
+  el.orderByFixes.replaceChildren();
   el.orderBy.removeAttribute('aria-invalid');
   const started = performance.now();
   let page: Awaited<ReturnType<PageWalker['current']>>;
@@ -320,16 +408,17 @@ async function showPage(): Promise<void> {
     if (error instanceof ListkitError && filterValid && !error.code.includes('page_token')) {
       showError(el.orderByError, error.format());
       el.orderBy.setAttribute('aria-invalid', 'true');
+      el.orderByFixes.replaceChildren(
+        ...error.problems.flatMap((p) => {
+          const fix = problemFix(p);
+          return fix ? [fixButton(fix, applyOrderByFix)] : [];
+        }),
+      );
     }
-    el.results.replaceChildren(
-      h(
-        'p',
-        { class: 'hint' },
-        error instanceof ListkitError ? 'No page: the list call is invalid.' : String(error),
-      ),
-    );
+    markStale(error instanceof ListkitError ? 'the list call is invalid' : String(error));
     return;
   }
+  el.results.classList.remove('stale');
   if (sequence !== listSequence) return;
   const ms = performance.now() - started;
   renderPager(current, page.nextPageToken);
@@ -339,7 +428,28 @@ async function showPage(): Promise<void> {
     page.items.length === 0
       ? `Page ${current.index + 1}: no items`
       : `Page ${current.index + 1}: items ${first}–${first + page.items.length - 1}${total !== undefined ? ` of ${total}` : ''} · listed in ${formatMs(ms)}`;
+  firstRow = page.items[0]?.name;
   renderResults(page.items, first);
+}
+
+/** Keeps the last good page on screen, dimmed and labelled, while the list call is invalid. */
+function markStale(why: string) {
+  if (!el.results.querySelector('table')) {
+    el.results.replaceChildren(h('p', { class: 'hint' }, `No page: ${why}.`));
+    return;
+  }
+  el.results.classList.add('stale');
+  el.results.querySelector('.stale-note')?.remove();
+  el.results.prepend(
+    h('p', { class: 'stale-note' }, `Stale: the last valid results, shown while ${why}.`),
+  );
+}
+
+function applyOrderByFix(fix: QuickFix) {
+  const text = el.orderBy.value;
+  el.orderBy.value = text.slice(0, fix.from) + fix.text + text.slice(fix.to);
+  el.orderBy.focus();
+  el.orderBy.dispatchEvent(new Event('input'));
 }
 
 function renderPager(current: PageWalker, nextToken: string | undefined, listed = true) {
@@ -442,6 +552,7 @@ function renderResults(items: Resource[], first: number) {
         );
         pick.addEventListener('click', () => {
           el.whyName.value = item.name;
+          whyPinned = true;
           renderWhy();
           announce(`Tracing ${item.name}`);
         });
@@ -523,10 +634,20 @@ async function generateData() {
 
 let urlWrite: Promise<void> = Promise.resolve();
 
+let warnedDataTooLarge = false;
+
 function writeUrl() {
   urlWrite = urlWrite.then(async () => {
-    const hash = await encodeState(state);
+    const { hash, dataLeftOut } = await encodeState(state);
     if (hash !== location.hash) history.replaceState(null, '', hash);
+    if (dataLeftOut && !warnedDataTooLarge) {
+      warnedDataTooLarge = true;
+      notices.show(
+        `The edited data is too large for a link (over ${MAX_LINK_DATA_CHARS / 1000} KB packed): the link keeps the filter, orderBy and page size only. Use “Download data” in Sample data to share the data as a file.`,
+        'warning',
+      );
+    }
+    if (!dataLeftOut) warnedDataTooLarge = false;
   });
 }
 
@@ -564,7 +685,8 @@ async function loadHash(hash: string, firstLoad: boolean) {
     }
     await setResources(next ?? generatedRules(state.sample));
   }
-  if (decoded.warnings.length > 0) announce(decoded.warnings.join('; '));
+  for (const warning of decoded.warnings)
+    notices.show(`This link could not be used as it is: ${warning}.`, 'warning');
   editor.setText(state.filter);
   scheduleRun.cancel();
   await run();
@@ -573,6 +695,7 @@ async function loadHash(hash: string, firstLoad: boolean) {
     editor.focus();
     announce(`Example loaded: ${example.title}`);
   }
+  whyPinned = false;
 }
 
 function renderExamples() {
@@ -603,7 +726,7 @@ function renderExamples() {
 async function copy(text: string, what: string) {
   try {
     await navigator.clipboard.writeText(text);
-    announce(`${what} copied`);
+    announce(`${what[0]!.toUpperCase()}${what.slice(1)} copied`);
   } catch {
     window.prompt(`Copy the ${what.toLowerCase()}:`, text);
   }
@@ -653,9 +776,12 @@ el.pageSize.addEventListener(
     const n = Number(el.pageSize.value);
     if (!Number.isSafeInteger(n) || n < 1 || n > MAX_PAGE_SIZE) {
       el.pageSize.setAttribute('aria-invalid', 'true');
+      el.pageSizeError.textContent = `The page size must be a whole number from 1 to ${MAX_PAGE_SIZE} (Compute Engine's maxResults); the list still uses ${state.pageSize}.`;
+      el.pageSizeError.hidden = false;
       return;
     }
     el.pageSize.removeAttribute('aria-invalid');
+    el.pageSizeError.hidden = true;
     state.pageSize = n;
     writeUrl();
     void relist();
@@ -678,7 +804,10 @@ el.nextPage.addEventListener('click', () => {
   void showPage();
 });
 
-el.whyName.addEventListener('change', () => renderWhy());
+el.whyName.addEventListener('change', () => {
+  whyPinned = el.whyName.value.trim() !== '';
+  renderWhy();
+});
 el.whyFirstMatch.addEventListener('click', () => pickWhy(true));
 el.whyFirstMiss.addEventListener('click', () => pickWhy(false));
 
@@ -695,6 +824,34 @@ el.dataText.addEventListener('keydown', (event) => {
 });
 
 el.copyLink.addEventListener('click', async () => copy(await shareLink(), 'Link'));
+el.copyCurl.addEventListener('click', () =>
+  copy(curlCommand(listCallTarget(), listQuery()), 'curl command'),
+);
+el.copyGcloud.addEventListener('click', () =>
+  copy(gcloudCommand(listCallTarget(), listQuery()), 'gcloud command'),
+);
+el.copyRest.addEventListener('click', () =>
+  copy(restUrl(listCallTarget(), listQuery()), 'REST URL'),
+);
+el.emulatorProject.addEventListener('input', () => renderListCall());
+el.emulatorRegion.addEventListener('input', () => renderListCall());
+el.sqlDetails.addEventListener('toggle', () => {
+  if (el.sqlDetails.open) renderSqlPanel();
+});
+el.dataDownload.addEventListener('click', () => {
+  const blob = new Blob([JSON.stringify(resources, null, 2)], { type: 'application/json' });
+  const link = h('a', { href: URL.createObjectURL(blob), download: 'forwarding-rules.json' });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+});
+el.dataUpload.addEventListener('change', async () => {
+  const file = el.dataUpload.files?.[0];
+  if (!file) return;
+  el.dataDetails.open = true;
+  el.dataText.value = await file.text();
+  el.dataUpload.value = '';
+  await applyData();
+});
 el.copyMarkdown.addEventListener('click', async () =>
   copy(markdown(await shareLink()), 'Markdown'),
 );
@@ -739,6 +896,14 @@ async function compareStep(start: boolean) {
         resources,
       );
       el.emulatorResult.replaceChildren();
+      if (state.data !== undefined)
+        el.emulatorResult.append(
+          h(
+            'p',
+            { class: 'hint' },
+            'The data here is edited: the emulator lists its own rules, so the pages may differ for that reason alone.',
+          ),
+        );
     }
     el.emulatorResult.append(await comparison.step());
   } catch (error) {
@@ -755,10 +920,13 @@ el.emulatorNext.addEventListener('click', () => void compareStep(false));
 // Start
 
 renderExamples();
+renderFields(el.fields, fields);
 loadHash(location.hash, true)
   .catch((error: unknown) => {
     console.error('the playground failed to start:', error);
   })
   .finally(() => {
+    for (const part of document.querySelectorAll('[inert]')) part.removeAttribute('inert');
+    el.loading.remove();
     document.body.dataset.ready = 'true';
   });

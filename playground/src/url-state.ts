@@ -22,17 +22,33 @@ export const DEFAULTS: PlaygroundState = {
 };
 
 /**
+ * The most characters of packed data a link carries (about 40 rules). Longer links break in chat
+ * tools, mail and servers (many stop at 8 KB); larger data is shared as a file instead.
+ */
+export const MAX_LINK_DATA_CHARS = 6000;
+
+export interface EncodedState {
+  hash: string;
+  /** The edited data was too large for the link and is not in it. */
+  dataLeftOut: boolean;
+}
+
+/**
  * The hash for a state. Defaults are left out to keep links short, except the filter: a link
  * with no hash at all opens the first-visit example instead.
  */
-export async function encodeState(state: PlaygroundState): Promise<string> {
+export async function encodeState(state: PlaygroundState): Promise<EncodedState> {
   const params = new URLSearchParams();
   params.set('filter', state.filter);
   if (state.orderBy) params.set('orderBy', state.orderBy);
   if (state.pageSize !== DEFAULTS.pageSize) params.set('pageSize', String(state.pageSize));
-  if (state.data !== undefined) params.set('data', await packText(state.data));
-  else if (state.sample !== DEFAULTS.sample) params.set('sample', String(state.sample));
-  return `#${params}`;
+  let dataLeftOut = false;
+  if (state.data !== undefined) {
+    const packed = await packText(state.data);
+    if (packed.length <= MAX_LINK_DATA_CHARS) params.set('data', packed);
+    else dataLeftOut = true;
+  } else if (state.sample !== DEFAULTS.sample) params.set('sample', String(state.sample));
+  return { hash: `#${params}`, dataLeftOut };
 }
 
 export interface DecodedHash {

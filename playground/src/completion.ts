@@ -1,0 +1,197 @@
+// Completion and hover docs for the filter editor, both read from the schema (schema-docs.ts)
+// and, for map keys such as `labels.`, from the data: the keys the resources actually carry.
+// Both filter styles: AIP-160 (`IPProtocol = TCP AND …`) and the regex style (`(name eq "…")`).
+import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
+import type { EditorView, Tooltip } from '@codemirror/view';
+import { detectFilterStyle, type FieldType } from '@listkit/query';
+import type { Resource } from './engine.js';
+import { type FieldDoc, fieldSummary, OPERATOR_DOCS } from './schema-docs.js';
+
+export interface CompletionSources {
+  fields: readonly FieldDoc[];
+  resources(): readonly Resource[];
+}
+
+/** How many resources are read for map keys and values: enough to be useful, bounded. */
+const DATA_SCAN_LIMIT = 5000;
+const FIELD_BEFORE_COMPARATOR = /([A-Za-z_][\w.]*)\s*(?:=|!=|<=|>=|<|>|:|\beq\b|\bne\b)\s*"?$/;
+const PATH_AT_END = /[A-Za-z_][\w.]*$/;
+
+function operatorsFor(type: FieldType): string[] {
+  switch (type.kind) {
+    case 'string':
+      return ['=', '!=', ':'];
+    case 'bool':
+      return ['=', '!='];
+    case 'map':
+    case 'repeated':
+      return [':'];
+    case 'message':
+      return [];
+    default:
+      return ['=', '!=', '<', '<=', '>', '>=', ':'];
+  }
+}
+
+/** Map keys present in the data under a top-level map field. */
+function mapKeys(resources: readonly Resource[], field: string): string[] {
+  const keys = new Set<string>();
+  for (const resource of resources.slice(0, DATA_SCAN_LIMIT)) {
+    const map = resource[field];
+    if (map && typeof map === 'object' && !Array.isArray(map))
+      for (const key of Object.keys(map)) keys.add(key);
+  }
+  return [...keys].sort();
+}
+
+/** Values present in the data for a map key (`labels.env` → prod, dev, …). */
+function mapValues(resources: readonly Resource[], field: string, key: string): string[] {
+  const values = new Set<string>();
+  for (const resource of resources.slice(0, DATA_SCAN_LIMIT)) {
+    const value = (resource[field] as Record<string, unknown> | undefined)?.[key];
+    if (typeof value === 'string') values.add(value);
+  }
+  return [...values].sort();
+}
+
+function keywordOptions(): Completion[] {
+  return ['AND', 'OR', 'NOT'].map((k) => ({
+    label: k,
+    type: 'keyword',
+    detail: OPERATOR_DOCS[k]?.aip,
+    apply: `${k} `,
+  }));
+}
+
+function fieldOption(doc: FieldDoc): Completion {
+  return { label: doc.path, type: 'variable', detail: doc.typeText, info: fieldSummary(doc) };
+}
+
+/** The CodeMirror completion source for filters in either style. */
+export function filterCompletions(sources: CompletionSources) {
+  const byPath = new Map(sources.fields.map((f) => [f.path, f]));
+  const mapField = (path: string) => {
+    const top = byPath.get(path.split('.')[0]!);
+    return top?.type.kind === 'map' ? top : undefined;
+  };
+  return (context: CompletionContext): CompletionResult | null => {
+    const before = context.state.sliceDoc(0, context.pos);
+    const regexStyle = detectFilterStyle(context.state.doc.toString()) === 'regex';
+    const word = PATH_AT_END.exec(before);
+    const from = word ? context.pos - word[0].length : context.pos;
+    const head = before.slice(0, from);
+
+    // A value after a comparator: enum values, true/false, or map keys and values from the data.
+    const afterComparator = FIELD_BEFORE_COMPARATOR.exec(head);
+    if (afterComparator) {
+      const path = afterComparator[1]!;
+      const doc = byPath.get(path);
+      const map = mapField(path);
+      let values: readonly string[] = doc?.values ?? [];
+      if (map && path.includes('.'))
+        values = mapValues(sources.resources(), map.path, path.slice(map.path.length + 1));
+      else if (map && /:\s*$/.test(head)) values = mapKeys(sources.resources(), map.path);
+      if (values.length === 0) return null;
+      const openQuote = head.endsWith('"');
+      return {
+        from,
+        options: values.map((v) => ({
+          label: regexStyle && !openQuote ? `"${v}"` : v,
+          type: 'enum',
+          detail: doc && !map ? doc.typeText : 'in the data',
+        })),
+        validFor: /^[\w"-]*$/,
+      };
+    }
+
+    // An operator after a complete field path and a space.
+    const fieldBefore = /([A-Za-z_][\w.]*)\s+$/.exec(head);
+    if (!word && fieldBefore) {
+      const path = fieldBefore[1]!;
+      const map = mapField(path);
+      const type =
+        byPath.get(path)?.type ??
+        (map?.type.kind === 'map' && path.includes('.') ? map.type.value : undefined);
+      if (type) {
+        const operators = regexStyle ? ['eq', 'ne'] : operatorsFor(type);
+        return {
+          from,
+          options: operators.map((op) => ({
+            label: op,
+            type: 'operator',
+            detail: regexStyle ? OPERATOR_DOCS[op]?.regex : OPERATOR_DOCS[op]?.aip,
+            apply: `${op} `,
+          })),
+        };
+      }
+      if (!regexStyle && !/\b(AND|OR|NOT)\s+$/.test(head))
+        return { from, options: keywordOptions() };
+    }
+
+    if (!word && !context.explicit) return null;
+    const typed = word?.[0] ?? '';
+    const dot = typed.lastIndexOf('.');
+    const options: Completion[] = [];
+    if (dot >= 0) {
+      // A nested path: message fields, or the keys a map holds in the data.
+      const parent = typed.slice(0, dot);
+      if (byPath.get(parent)?.type.kind === 'map') {
+        for (const key of mapKeys(sources.resources(), parent))
+          options.push({ label: `${parent}.${key}`, type: 'property', detail: 'key in the data' });
+      }
+      for (const doc of sources.fields)
+        if (doc.path.startsWith(`${parent}.`) && !doc.path.slice(parent.length + 1).includes('.'))
+          options.push(fieldOption(doc));
+    } else {
+      for (const doc of sources.fields) if (!doc.path.includes('.')) options.push(fieldOption(doc));
+      if (!regexStyle && head.trim() && !/(\b(AND|OR|NOT)|\()\s*$/.test(head))
+        options.push(...keywordOptions());
+      else if (!regexStyle) options.push({ label: 'NOT', type: 'keyword', apply: 'NOT ' });
+    }
+    return { from, options, validFor: /^[\w.]*$/ };
+  };
+}
+
+/** Hover docs: a field's type, values and sortability; an operator's meaning in this style. */
+export function filterHover(fields: readonly FieldDoc[]) {
+  const byPath = new Map(fields.map((f) => [f.path, f]));
+  return (view: EditorView, pos: number): Tooltip | null => {
+    const line = view.state.doc.lineAt(pos);
+    const text = line.text;
+    const offset = pos - line.from;
+    const regexStyle = detectFilterStyle(view.state.doc.toString()) === 'regex';
+    // The word (path or keyword) or the run of operator characters under the pointer.
+    const isWord = (c: string | undefined) => c !== undefined && /[\w.]/.test(c);
+    const isOp = (c: string | undefined) => c !== undefined && /[=!<>:]/.test(c);
+    const test = isWord(text[offset]) ? isWord : isOp(text[offset]) ? isOp : undefined;
+    if (!test) return null;
+    let start = offset;
+    let end = offset;
+    while (start > 0 && test(text[start - 1])) start--;
+    while (end < text.length && test(text[end])) end++;
+    const token = text.slice(start, end);
+    const top = byPath.get(token.split('.')[0]!);
+    let doc: string | undefined;
+    const field = byPath.get(token);
+    if (field) doc = fieldSummary(field);
+    else if (top?.type.kind === 'map' && token.includes('.'))
+      doc = `${token}: the value of the key “${token.slice(top.path.length + 1)}” in the map ${top.path} (${top.typeText})`;
+    else if (OPERATOR_DOCS[token]) {
+      const d = OPERATOR_DOCS[token]!;
+      doc = `${token} (${regexStyle ? 'regex style' : 'AIP-160'}): ${regexStyle && d.regex ? d.regex : d.aip}`;
+    }
+    if (!doc) return null;
+    const body = doc;
+    return {
+      pos: line.from + start,
+      end: line.from + end,
+      above: true,
+      create: () => {
+        const dom = document.createElement('div');
+        dom.className = 'hover-doc';
+        dom.textContent = body;
+        return { dom };
+      },
+    };
+  };
+}
