@@ -1,7 +1,14 @@
 // Completion and hover docs for the filter editor, both read from the schema (schema-docs.ts)
 // and, for map keys such as `labels.`, from the data: the keys the resources actually carry.
 // Both filter styles: AIP-160 (`IPProtocol = TCP AND …`) and the regex style (`(name eq "…")`).
-import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
+import {
+  type Completion,
+  type CompletionContext,
+  type CompletionResult,
+  insertCompletionText,
+  pickedCompletion,
+  startCompletion,
+} from '@codemirror/autocomplete';
 import type { EditorView, Tooltip } from '@codemirror/view';
 import { detectFilterStyle, type FieldType } from '@listkit/query';
 import type { Resource } from './engine.js';
@@ -54,12 +61,24 @@ function mapValues(resources: readonly Resource[], field: string, key: string): 
   return [...values].sort();
 }
 
+/** Inserts `text` and opens the completions of what comes next (values after `=`, fields after AND). */
+function thenComplete(text: string): Completion['apply'] {
+  return (view, completion, from, to) => {
+    view.dispatch({
+      ...insertCompletionText(view.state, text, from, to),
+      annotations: pickedCompletion.of(completion),
+    });
+    startCompletion(view);
+  };
+}
+
 function keywordOptions(): Completion[] {
-  return ['AND', 'OR', 'NOT'].map((k) => ({
+  return ['AND', 'OR', 'NOT'].map((k, i) => ({
     label: k,
+    boost: 3 - i,
     type: 'keyword',
     detail: OPERATOR_DOCS[k]?.aip,
-    apply: `${k} `,
+    apply: thenComplete(`${k} `),
   }));
 }
 
@@ -113,14 +132,22 @@ export function filterCompletions(sources: CompletionSources) {
         byPath.get(path)?.type ??
         (map?.type.kind === 'map' && path.includes('.') ? map.type.value : undefined);
       if (type) {
-        const operators = regexStyle ? ['eq', 'ne'] : operatorsFor(type);
+        // `(field ` opening the filter may start either style: offer both until one is clear.
+        const either = !regexStyle && /^\s*\(\s*[\w.]+\s+$/.test(head);
+        const operators = regexStyle
+          ? ['eq', 'ne']
+          : either
+            ? [...operatorsFor(type), 'eq', 'ne']
+            : operatorsFor(type);
         return {
           from,
-          options: operators.map((op) => ({
+          // In the order given (most used first), not alphabetically.
+          options: operators.map((op, i) => ({
             label: op,
+            boost: operators.length - i,
             type: 'operator',
             detail: regexStyle ? OPERATOR_DOCS[op]?.regex : OPERATOR_DOCS[op]?.aip,
-            apply: `${op} `,
+            apply: thenComplete(`${op} `),
           })),
         };
       }
@@ -146,7 +173,8 @@ export function filterCompletions(sources: CompletionSources) {
       for (const doc of sources.fields) if (!doc.path.includes('.')) options.push(fieldOption(doc));
       if (!regexStyle && head.trim() && !/(\b(AND|OR|NOT)|\()\s*$/.test(head))
         options.push(...keywordOptions());
-      else if (!regexStyle) options.push({ label: 'NOT', type: 'keyword', apply: 'NOT ' });
+      else if (!regexStyle)
+        options.push({ label: 'NOT', type: 'keyword', apply: thenComplete('NOT ') });
     }
     return { from, options, validFor: /^[\w.]*$/ };
   };

@@ -141,6 +141,19 @@ const theme = EditorView.theme({
   },
   '.cm-tooltip-lint': { fontFamily: 'var(--mono)', fontSize: '13px' },
   '.cm-diagnostic-error': { borderLeftColor: 'var(--error)' },
+  // The completion list in the page's colours (CodeMirror's defaults fail contrast in dark mode).
+  '.cm-completionMatchedText': {
+    color: 'var(--accent)',
+    textDecoration: 'none',
+    fontWeight: '650',
+  },
+  '.cm-completionDetail': { color: 'var(--muted)', fontStyle: 'normal', marginLeft: '1em' },
+  '.cm-tooltip-autocomplete ul li[aria-selected]': {
+    backgroundColor: 'var(--selection)',
+    color: 'var(--fg)',
+  },
+  '.cm-tooltip-autocomplete ul li[aria-selected] .cm-completionMatchedText, .cm-tooltip-autocomplete ul li[aria-selected] .cm-completionDetail':
+    { color: 'var(--fg)' },
   '.cm-diagnosticAction': { backgroundColor: 'var(--accent)', color: 'var(--panel)' },
 });
 
