@@ -1,12 +1,6 @@
 // The playground in a real Chromium (Debian's `chromium`, driven by playwright-core), against the
-// BUILT playground/dist: served from a node:http server on a loopback port, and from the emulator
+// BUILT playground/dist (test/browser/harness.ts serves it on a loopback port), and from the emulator
 // at /playground/ for the emulator comparison. (The README's screenshot is `pnpm screenshot`.)
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { compileFilter, ListkitError, parseFilter } from '@listkit/query';
 import {
   createEmulator,
@@ -14,28 +8,10 @@ import {
   forwardingRuleSchema,
   sampleForwardingRules,
 } from '@listkit/service';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mountPlayground } from '../../packages/service/src/http/playground-static.js';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const dist = join(root, 'playground', 'dist');
-
-const chromiumPath = (() => {
-  try {
-    return execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-  } catch {
-    return '';
-  }
-})();
-const missing = !existsSync(join(dist, 'index.html'))
-  ? 'playground/dist is missing: run `pnpm build` first (CI builds before testing)'
-  : !chromiumPath
-    ? 'chromium is not installed: apt-get install -y chromium (.ci/run installs it)'
-    : undefined;
-// Outside CI a missing build or browser skips these tests, saying why; in CI it fails them.
-const skip = missing !== undefined && !process.env.CI;
-if (skip) console.warn(`skipping the playground browser tests: ${missing}`);
+import { dist, editorText, matchCount, skipBrowser, typeFilter, usePlayground } from './harness.js';
 
 const rules = sampleForwardingRules(300);
 const matching = (filter: string) => {
@@ -51,101 +27,15 @@ const formatted = (filter: string) => {
   throw new Error(`${filter} is valid`);
 };
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
-
-/** A static server for playground/dist on 127.0.0.1, port 0. */
-function serveDist(): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-    const file = normalize(join(dist, path.endsWith('/') ? `${path}index.html` : path));
-    if (!file.startsWith(dist + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      response.writeHead(404).end('not found');
-      return;
-    }
-    response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    response.end(readFileSync(file));
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({ server, url: `http://127.0.0.1:${port}` });
-    });
-  });
-}
-
-// Generous: on a loaded 2-core CI machine, typing into a real browser is slow.
-describe.skipIf(skip)('the playground in Chromium', { timeout: 60_000 }, () => {
-  let browser: Browser;
-  let server: Server;
-  let base: string;
+describe.skipIf(skipBrowser)('the playground in Chromium', { timeout: 60_000 }, () => {
+  const playground = usePlayground();
+  let base = '';
   let emulator: Emulator | undefined;
-  const problems: string[] = [];
-  const pages: Page[] = [];
-
-  beforeAll(async () => {
-    if (missing) throw new Error(missing);
-    ({ server, url: base } = await serveDist());
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    if (server) await new Promise((resolve) => server.close(resolve));
-    await emulator?.close();
-  }, 60_000);
-
-  afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close();
-    // No console errors, page errors or failed requests in any test.
-    expect(problems.splice(0)).toEqual([]);
+  beforeAll(() => {
+    base = playground.base();
   });
-
-  async function open(url: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-    const page = await browser.newPage({ viewport });
-    pages.push(page);
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning')
-        problems.push(`console.${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    await page.goto(url);
-    try {
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
-    } catch (error) {
-      throw new Error(`the page did not start: ${problems.join('; ') || String(error)}`);
-    }
-    return page;
-  }
-
-  const editorText = async (page: Page) => (await page.locator('.cm-content').textContent()) ?? '';
-  const matchCount = (page: Page) => page.locator('#match-count').textContent();
-
-  async function typeFilter(page: Page, text: string) {
-    await page.locator('.cm-content').click();
-    await page.keyboard.press('ControlOrMeta+a');
-    await page.keyboard.press('Delete');
-    await page.keyboard.type(text);
-  }
+  afterAll(() => emulator?.close());
+  const open = (url: string) => playground.open(url);
 
   it('loads with an example filter, highlighted, and its matches', async () => {
     const page = await open(`${base}/`);
