@@ -176,7 +176,14 @@ export function filterCompletions(sources: CompletionSources) {
       else if (!regexStyle)
         options.push({ label: 'NOT', type: 'keyword', apply: thenComplete('NOT ') });
     }
-    return { from, options, validFor: /^[\w.]*$/ };
+    // Reused while the person types within the same path segment; a new `.` asks again, since
+    // what follows it (nested fields, map keys) is a different list.
+    const segments = typed.split('.').length;
+    return {
+      from,
+      options,
+      validFor: (text: string) => /^[\w.]*$/.test(text) && text.split('.').length === segments,
+    };
   };
 }
 

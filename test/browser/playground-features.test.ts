@@ -56,6 +56,8 @@ describe.skipIf(skipBrowser)('playground editor help in Chromium', { timeout: 60
     await page.keyboard.press('Control+Space');
     await expect.poll(async () => (await options(page)).sort()).toEqual(['AND', 'NOT', 'OR']);
     await accept(page);
+    // The field list is open after AND; typing a path with a dot asks again for what follows it.
+    await expect.poll(() => options(page)).toContain('labels');
     await page.keyboard.type('labels.');
     await expect
       .poll(() => options(page))
