@@ -20,3 +20,4 @@ export type { RequestRecord } from './http/request-log.js';
 export type { Money, OrderKind, OrderSeed, OrderState } from './publisher/order.js';
 export { REFUND_WINDOW_YEARS, refundDeadline } from './publisher/orders.js';
 export { sampleOrders } from './publisher/sample-orders.js';
+export * from './store/index.js';

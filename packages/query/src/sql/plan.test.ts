@@ -53,6 +53,17 @@ describe('planListQuery', () => {
     );
   });
 
+  it('scopes a page to columns outside the schema, their values as parameters', () => {
+    const p = planListQuery(
+      table,
+      { filter: compileFilter('size > 3', schema), order: parseOrderBy('', schema), pageSize: 2 },
+      { scope: { parent: "projects/p'; DROP TABLE rules; --/regions/r" } },
+    );
+    expect(p.text).toContain('WHERE "parent" = $2::text AND (');
+    expect(p.params[1]).toBe("projects/p'; DROP TABLE rules; --/regions/r");
+    expect(p.text).not.toContain('DROP');
+  });
+
   it('asks for one row past the page when the filter pushes down whole', () => {
     const p = plan('size > 3 AND NOT labels.env = "prod"', '', undefined, 7);
     expect(p.exact).toBe(true);

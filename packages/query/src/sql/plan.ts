@@ -4,7 +4,7 @@ import type { RegexEngine } from '../filter/regex/regex-engine.js';
 import type { OrderBy, SortKey } from '../order-by/order-by.js';
 import { translateFilter } from './filter-translation.js';
 import { keysetCondition, orderByClause } from './keyset.js';
-import { Parameters } from './sql-text.js';
+import { Parameters, quoteIdentifier } from './sql-text.js';
 import type { SqlTable } from './table.js';
 
 /** One statement: text with `$n` placeholders, and their values as text (or NULL). */
@@ -31,6 +31,12 @@ export interface SqlPlanOptions {
   scanBudget?: number;
   /** The engine that evaluates regex patterns against enum and bool values at plan time. */
   regexEngine?: RegexEngine;
+  /**
+   * Equality conditions on columns outside the schema that every row of the page must meet,
+   * such as the parent of a table holding many collections (`{ parent: 'projects/p/regions/r' }`).
+   * Column names come from the caller's code, never from a request; values travel as parameters.
+   */
+  scope?: Readonly<Record<string, string>>;
 }
 
 /** A planned page: the statement, and what the caller does with the rows it returns. */
@@ -82,7 +88,10 @@ export function planListQuery<T>(
     regexEngine: options.regexEngine ?? re2jsEngine,
     aliases: { count: 0 },
   });
-  const conditions = where.sql === 'TRUE' ? [] : [`(${where.sql})`];
+  const conditions = Object.entries(options.scope ?? {}).map(
+    ([column, value]) => `${quoteIdentifier(column)} = ${params.add(value, 'text')}`,
+  );
+  if (where.sql !== 'TRUE') conditions.push(`(${where.sql})`);
   if (query.cursor)
     conditions.push(`(${keysetCondition(table, query.order, query.cursor, params)})`);
   const limit = where.exact

@@ -1,0 +1,10 @@
+export { LOCK_FILE, lockDataDirectory } from './data-dir-lock.js';
+export { type MemoryStoreOptions, openMemoryStore } from './memory-store.js';
+export { migrate, SCHEMA_VERSION } from './migrations.js';
+export { openStore, type StoreLocation } from './open-store.js';
+export { openPgliteDatabase } from './pglite-database.js';
+export { openPostgresDatabase, type PostgresDatabaseOptions } from './postgres-database.js';
+export type { SqlDatabase, SqlSession } from './sql-database.js';
+export { openSqlStore, type SqlStoreOptions } from './sql-store.js';
+export * from './store.js';
+export { isStoreError, StoreError, type StoreErrorCode } from './store-error.js';

@@ -1,0 +1,253 @@
+import { Collection, type PageTokenCodec } from '@listkit/query';
+import {
+  aggregatedForwardingRuleSchema,
+  forwardingRuleSchema,
+} from '../compute/forwarding-rule-schema.js';
+import { operationSchema } from '../compute/operation-schema.js';
+import type { OperationJson } from '../compute/operations.js';
+import type { ForwardingRuleJson } from '../compute/sample-forwarding-rules.js';
+import type { OrderState } from '../publisher/order.js';
+import {
+  type EmulatorStore,
+  type NewOperation,
+  type OperationRecord,
+  type RegionRef,
+  type RuleWrite,
+  regionParent,
+  type WriteResult,
+} from './store.js';
+import { StoreError } from './store-error.js';
+
+/** Options of {@link openMemoryStore}. */
+export interface MemoryStoreOptions {
+  pageTokens: PageTokenCodec;
+}
+
+/**
+ * The emulator's state in this process's memory, listed by the in-memory `Collection` engine.
+ * Every method decides synchronously (no await between a check and its write), so concurrent
+ * calls are serialised by the event loop as the emulator always was.
+ *
+ * @example
+ * ```ts
+ * const store = openMemoryStore({ pageTokens: await PageTokenCodec.create() });
+ * await store.orders.put(order);
+ * ```
+ */
+export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
+  const { pageTokens } = options;
+  const regions = new Map<string, Collection<ForwardingRuleJson>>();
+  const projects = new Map<string, Collection<ForwardingRuleJson>>();
+  const operations = new Map<string, OperationRecord>();
+  const operationLists = new Map<string, Collection<OperationJson>>();
+  const requestIds = new Map<string, string>();
+  const orders = new Map<string, OrderState>();
+  const settings = new Map<string, string>();
+  let requestLog: Record<string, unknown>[] = [];
+
+  const collectionOf = <T extends object>(
+    map: Map<string, Collection<T>>,
+    key: string,
+    schema: typeof forwardingRuleSchema,
+  ) => {
+    let collection = map.get(key);
+    if (!collection) {
+      collection = new Collection<T>(schema, { pageTokens });
+      map.set(key, collection);
+    }
+    return collection;
+  };
+  const rulesIn = (parent: RegionRef) =>
+    collectionOf(regions, regionParent(parent), forwardingRuleSchema);
+  const aggregate = (project: string) =>
+    collectionOf(projects, project, aggregatedForwardingRuleSchema);
+  const operationsIn = (parent: string) => collectionOf(operationLists, parent, operationSchema);
+  const operationKey = (parent: RegionRef, name: string) => `${regionParent(parent)}/${name}`;
+  const requestKey = (parent: RegionRef, requestId: string) =>
+    `${regionParent(parent)}\u0000${requestId}`;
+
+  const copy = <T>(value: T): T => structuredClone(value);
+
+  const putOperation = (parent: RegionRef, added: NewOperation, version: number) => {
+    const record: OperationRecord = { ...copy(added), ...parent, version };
+    operations.set(operationKey(parent, record.operation.name), record);
+    operationsIn(regionParent(parent)).put(record.operation);
+    if (record.requestId)
+      requestIds.set(requestKey(parent, record.requestId), record.operation.name);
+    return copy(record);
+  };
+  const forgetOperation = (record: OperationRecord) => {
+    operations.delete(operationKey(record, record.operation.name));
+    operationsIn(regionParent(record)).delete(record.operation.name);
+    if (record.requestId) requestIds.delete(requestKey(record, record.requestId));
+  };
+  const replay = (parent: RegionRef, requestId: string | undefined): WriteResult | undefined => {
+    if (!requestId) return undefined;
+    const name = requestIds.get(requestKey(parent, requestId));
+    const record = name ? operations.get(operationKey(parent, name)) : undefined;
+    return record ? { operation: copy(record), replayed: true } : undefined;
+  };
+  const written = (parent: RegionRef, rule: ForwardingRuleJson, write: RuleWrite): WriteResult => ({
+    operation: putOperation(parent, write.operation(rule), 1),
+    replayed: false,
+    rule: copy(rule),
+  });
+  const saveRule = (parent: RegionRef, rule: ForwardingRuleJson) => {
+    const stored = copy(rule);
+    rulesIn(parent).put(stored);
+    aggregate(parent.project).put(stored);
+  };
+  const notFound = (parent: RegionRef, name: string) =>
+    new StoreError('not_found', `${regionParent(parent)}/forwardingRules/${name} does not exist`);
+
+  return {
+    kind: 'memory',
+    rules: {
+      insert: async (parent, rule, write) => {
+        const earlier = replay(parent, write.requestId);
+        if (earlier) return earlier;
+        const region = rulesIn(parent);
+        write.check?.(region.values());
+        if (region.get(rule.name)) {
+          throw new StoreError(
+            'already_exists',
+            `${regionParent(parent)}/forwardingRules/${rule.name} already exists`,
+          );
+        }
+        saveRule(parent, rule);
+        return written(parent, rule, write);
+      },
+      get: async (parent, name) => {
+        const rule = regions.get(regionParent(parent))?.get(name);
+        return rule ? copy(rule) : undefined;
+      },
+      update: async (parent, rule, write) => {
+        const earlier = replay(parent, write.requestId);
+        if (earlier) return earlier;
+        const region = rulesIn(parent);
+        const current = region.get(rule.name);
+        if (!current) throw notFound(parent, rule.name);
+        if (current.fingerprint !== write.expectedFingerprint) {
+          throw new StoreError(
+            'condition_failed',
+            `the fingerprint of ${rule.name} is ${String(current.fingerprint)}, not ${write.expectedFingerprint}`,
+          );
+        }
+        write.check?.(region.values().filter((r) => r.name !== rule.name));
+        saveRule(parent, rule);
+        return written(parent, rule, write);
+      },
+      delete: async (parent, name, write) => {
+        const earlier = replay(parent, write.requestId);
+        if (earlier) return earlier;
+        const rule = regions.get(regionParent(parent))?.get(name);
+        if (!rule) throw notFound(parent, name);
+        rulesIn(parent).delete(name);
+        aggregate(parent.project).delete(String(rule.selfLink));
+        return written(parent, rule, write);
+      },
+      list: (parent, request) => rulesIn(parent).list({ ...request, parent: regionParent(parent) }),
+      listAggregated: (project, request) =>
+        aggregate(project).list({ ...request, parent: `projects/${project}/aggregated` }),
+      all: async () =>
+        [...regions].flatMap(([parent, collection]) => {
+          const [, project, , region] = parent.split('/') as [string, string, string, string];
+          return collection.values().map((rule) => ({ project, region, rule: copy(rule) }));
+        }),
+    },
+    operations: {
+      insert: async (parent, added) => putOperation(parent, added, 1),
+      get: async (parent, name) => {
+        const record = operations.get(operationKey(parent, name));
+        return record ? copy(record) : undefined;
+      },
+      byRequestId: async (parent, requestId) => replay(parent, requestId)?.operation,
+      update: async (record) => {
+        const current = operations.get(operationKey(record, record.operation.name));
+        if (!current) {
+          throw new StoreError('not_found', `operation ${record.operation.name} does not exist`);
+        }
+        if (current.version !== record.version) {
+          throw new StoreError(
+            'condition_failed',
+            `operation ${record.operation.name} changed (version ${current.version}, not ${record.version})`,
+          );
+        }
+        return putOperation(record, record, record.version + 1);
+      },
+      delete: async (parent, name) => {
+        const record = operations.get(operationKey(parent, name));
+        if (!record) return false;
+        forgetOperation(record);
+        return true;
+      },
+      running: async (parent) =>
+        [...operations.values()]
+          .filter((r) => r.doneAt === undefined && regionParent(r) === regionParent(parent))
+          .map(copy),
+      list: async (parent, request) =>
+        operationsIn(regionParent(parent)).list({ ...request, parent: regionParent(parent) }),
+      expire: async ({ doneBefore, keep }) => {
+        const done = [...operations.values()]
+          .filter((r) => r.doneAt !== undefined)
+          .sort((a, b) => a.doneAt! - b.doneAt!);
+        let dropped = 0;
+        for (const [i, record] of done.entries()) {
+          if (record.doneAt! >= doneBefore && done.length - i <= keep) break;
+          forgetOperation(record);
+          dropped++;
+        }
+        return dropped;
+      },
+      all: async () => [...operations.values()].map(copy),
+    },
+    orders: {
+      put: async (order) => {
+        orders.set(orderKey(order.packageName, order.orderId), copy(order));
+      },
+      get: async (packageName, orderId) => {
+        const order = orders.get(orderKey(packageName, orderId));
+        return order ? copy(order) : undefined;
+      },
+      refund: async (refunded) => {
+        const key = orderKey(refunded.packageName, refunded.orderId);
+        const current = orders.get(key);
+        if (!current) {
+          throw new StoreError('not_found', `order ${refunded.orderId} does not exist`);
+        }
+        if (current.refund) {
+          throw new StoreError(
+            'already_refunded',
+            `order ${refunded.orderId} was refunded at ${current.refund.time}`,
+          );
+        }
+        orders.set(key, copy(refunded));
+        return copy(refunded);
+      },
+      all: async () => [...orders.values()].map(copy),
+    },
+    state: {
+      get: async <T>(key: string) => {
+        const text = settings.get(key);
+        return text === undefined ? undefined : (JSON.parse(text) as T);
+      },
+      set: async (key, value) => {
+        settings.set(key, JSON.stringify(value));
+      },
+      appendRequest: async (entry, capacity) => {
+        requestLog.push(copy(entry));
+        if (requestLog.length > capacity) requestLog = requestLog.slice(-capacity);
+      },
+      requests: async () => requestLog.map(copy),
+    },
+    reset: async () => {
+      for (const map of [regions, projects, operations, operationLists, requestIds, orders])
+        map.clear();
+      settings.clear();
+      requestLog = [];
+    },
+    close: async () => undefined,
+  };
+}
+
+const orderKey = (packageName: string, orderId: string) => `${packageName}\u0000${orderId}`;

@@ -1,0 +1,112 @@
+import type { SqlDatabase, SqlSession } from './sql-database.js';
+import {
+  aggregatedRulesTable,
+  columnDefinition,
+  operationsTable,
+  rulesTable,
+} from './sql-tables.js';
+import { StoreError } from './store-error.js';
+
+/** One step of the schema; applied once, in version order, and recorded in `listkit_migrations`. */
+interface Migration {
+  readonly version: number;
+  readonly description: string;
+  readonly statements: readonly string[];
+}
+
+/**
+ * The schema's history. Never edit an applied step: add the next version (ALTER TABLE …) so a
+ * database created by an older build moves forward.
+ */
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'forwarding rules, operations, orders, settings and the request log',
+    statements: [
+      `CREATE TABLE forwarding_rules (
+  parent text COLLATE "C" NOT NULL,
+  project text COLLATE "C" NOT NULL,
+  ${rulesTable.document} jsonb NOT NULL,
+  ${rulesTable.columns.map(columnDefinition).join(',\n  ')},
+  PRIMARY KEY (parent, ${rulesTable.column('name')!.name})
+)`,
+      `CREATE INDEX forwarding_rules_by_creation ON forwarding_rules (parent, ${rulesTable.column('creationTimestamp')!.name} DESC, "name" COLLATE "C")`,
+      `CREATE INDEX forwarding_rules_aggregated ON forwarding_rules (project, ${aggregatedRulesTable.column('selfLink')!.name} COLLATE "C")`,
+      `CREATE INDEX forwarding_rules_labels ON forwarding_rules USING gin (${rulesTable.column('labels')!.name})`,
+      `CREATE TABLE operations (
+  parent text COLLATE "C" NOT NULL,
+  ${operationsTable.document} jsonb NOT NULL,
+  ${operationsTable.columns.map(columnDefinition).join(',\n  ')},
+  meta jsonb NOT NULL,
+  request_id text COLLATE "C",
+  done_at bigint,
+  version integer NOT NULL,
+  PRIMARY KEY (parent, "name"),
+  UNIQUE (parent, request_id)
+)`,
+      `CREATE INDEX operations_by_creation ON operations (parent, ${operationsTable.column('creationTimestamp')!.name} DESC, "name" COLLATE "C")`,
+      'CREATE INDEX operations_running ON operations (parent) WHERE done_at IS NULL',
+      'CREATE INDEX operations_done ON operations (done_at) WHERE done_at IS NOT NULL',
+      `CREATE TABLE orders (
+  package_name text COLLATE "C" NOT NULL,
+  order_id text COLLATE "C" NOT NULL,
+  state jsonb NOT NULL,
+  refunded boolean NOT NULL,
+  PRIMARY KEY (package_name, order_id)
+)`,
+      'CREATE TABLE emulator_settings (key text COLLATE "C" PRIMARY KEY, value jsonb NOT NULL)',
+      'CREATE TABLE request_log (seq bigserial PRIMARY KEY, entry jsonb NOT NULL)',
+    ],
+  },
+];
+
+/** The newest schema version this build knows. */
+export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
+
+// An arbitrary constant: the advisory lock every opener takes while it migrates, so that two
+// processes starting at once apply each step once.
+const MIGRATION_LOCK = '7340452615123481';
+
+/**
+ * Brings the database to {@link SCHEMA_VERSION}: in one transaction under an advisory lock,
+ * applies the steps not yet recorded. Idempotent; refuses a database newer than this build.
+ *
+ * @example
+ * ```ts
+ * await migrate(db); // at every open
+ * ```
+ */
+export async function migrate(db: SqlDatabase): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS listkit_migrations (
+  version integer PRIMARY KEY,
+  description text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`);
+    const applied = new Set(await appliedVersions(tx));
+    const newest = Math.max(0, ...applied);
+    if (newest > SCHEMA_VERSION) {
+      throw new StoreError(
+        'schema_too_new',
+        `the database has schema version ${newest}; this listkit knows up to ${SCHEMA_VERSION}: upgrade listkit`,
+      );
+    }
+    const ran: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      for (const statement of migration.statements) await tx.query(statement);
+      await tx.query('INSERT INTO listkit_migrations (version, description) VALUES ($1, $2)', [
+        migration.version,
+        migration.description,
+      ]);
+      ran.push(migration.version);
+    }
+    return ran;
+  });
+}
+
+async function appliedVersions(tx: SqlSession): Promise<number[]> {
+  const rows = await tx.query<{ version: number }>('SELECT version FROM listkit_migrations');
+  return rows.map((r) => Number(r.version));
+}

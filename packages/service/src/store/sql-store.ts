@@ -1,0 +1,411 @@
+import type { PageTokenCodec } from '@listkit/query';
+import { listFromSql, type SqlRunner, type SqlTable } from '@listkit/query/sql';
+import type { ForwardingRuleJson } from '../compute/sample-forwarding-rules.js';
+import type { OrderState } from '../publisher/order.js';
+import { migrate } from './migrations.js';
+import type { SqlDatabase, SqlSession } from './sql-database.js';
+import { aggregatedRulesTable, operationsTable, placeholders, rulesTable } from './sql-tables.js';
+import {
+  type EmulatorStore,
+  type NewOperation,
+  type OperationRecord,
+  type RegionRef,
+  type RuleWrite,
+  regionParent,
+  type StoreListRequest,
+  type WriteResult,
+} from './store.js';
+import { StoreError } from './store-error.js';
+
+/** Options of {@link openSqlStore}. */
+export interface SqlStoreOptions {
+  /** Processes sharing a database share the secret, so a token from one opens on another. */
+  pageTokens: PageTokenCodec;
+  /** Statement timeout of list calls, in ms (default 5,000). */
+  listTimeoutMs?: number;
+}
+
+type OperationRow = {
+  resource: string;
+  meta: string;
+  request_id: string | null;
+  done_at: string | null;
+  version: number;
+  parent: string;
+};
+
+const OPERATION_COLUMNS = `${operationsTable.document}::text AS resource, meta::text AS meta, request_id, done_at::text AS done_at, version, parent`;
+
+/**
+ * The emulator's state in PostgreSQL (a server, or PGlite in this process), behind the same
+ * contract as the memory store. What the database guarantees, the store uses: primary keys for
+ * unique names, a transaction-scoped advisory lock per region for the clash rule and requestId
+ * retries, conditional updates for fingerprints, operation versions and refund-once. Lists go
+ * through `listFromSql` (filter, orderBy and cursor in SQL; the rest in this process). Runs the
+ * migrations first.
+ *
+ * @example
+ * ```ts
+ * const store = await openSqlStore(await openPostgresDatabase({ url }), { pageTokens });
+ * ```
+ */
+export async function openSqlStore(
+  db: SqlDatabase,
+  options: SqlStoreOptions,
+): Promise<EmulatorStore> {
+  await migrate(db);
+  const { pageTokens } = options;
+  const tx = db.transaction.bind(db);
+  const run: SqlRunner = (statements) =>
+    tx(async (session) => {
+      let rows: Record<string, unknown>[] = [];
+      for (const s of statements) rows = await session.query(s.text, s.params);
+      return rows;
+    });
+  const list = <T extends object>(
+    table: SqlTable,
+    request: StoreListRequest,
+    parent: string,
+    scope: Record<string, string>,
+  ) =>
+    listFromSql<T>(
+      { ...request, parent },
+      { table, pageTokens, run, scope, statementTimeoutMs: options.listTimeoutMs },
+    );
+
+  const ruleWrite = async (
+    parent: RegionRef,
+    write: RuleWrite,
+    body: (session: SqlSession) => Promise<ForwardingRuleJson>,
+  ): Promise<WriteResult> =>
+    tx(async (session) => {
+      // Every write of a region waits for the one before: the clash rule reads the region's
+      // rules, and a requestId retry must see the original's operation.
+      await session.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        regionParent(parent),
+      ]);
+      if (write.requestId) {
+        const earlier = await operationByRequestId(session, parent, write.requestId);
+        if (earlier) return { operation: earlier, replayed: true };
+      }
+      const rule = await body(session);
+      const operation = await insertOperation(session, parent, write.operation(rule));
+      return { operation, replayed: false, rule };
+    });
+  const regionRules = async (session: SqlSession, parent: RegionRef, except?: string) =>
+    (
+      await session.query<{ resource: string }>(
+        `SELECT ${rulesTable.document}::text AS resource FROM forwarding_rules WHERE parent = $1 AND "name" IS DISTINCT FROM $2`,
+        [regionParent(parent), except ?? null],
+      )
+    ).map((r) => JSON.parse(r.resource) as ForwardingRuleJson);
+  const ruleMissing = (parent: RegionRef, name: string) =>
+    new StoreError('not_found', `${regionParent(parent)}/forwardingRules/${name} does not exist`);
+
+  return {
+    kind: db.kind,
+    rules: {
+      insert: (parent, rule, write) =>
+        ruleWrite(parent, write, async (session) => {
+          if (write.check) write.check(await regionRules(session, parent));
+          const row = rulesTable.row(rule);
+          const inserted = await session.query(
+            `INSERT INTO forwarding_rules (parent, project, ${rulesTable.insertColumns.join(', ')})
+VALUES (${placeholders(row.length + 2)}) ON CONFLICT (parent, "name") DO NOTHING RETURNING 1 AS ok`,
+            [regionParent(parent), parent.project, ...row],
+          );
+          if (inserted.length === 0) {
+            throw new StoreError(
+              'already_exists',
+              `${regionParent(parent)}/forwardingRules/${rule.name} already exists`,
+            );
+          }
+          return rule;
+        }),
+      get: (parent, name) =>
+        tx(async (session) => {
+          const rows = await session.query<{ resource: string }>(
+            `SELECT ${rulesTable.document}::text AS resource FROM forwarding_rules WHERE parent = $1 AND "name" = $2`,
+            [regionParent(parent), name],
+          );
+          return rows[0] ? (JSON.parse(rows[0].resource) as ForwardingRuleJson) : undefined;
+        }),
+      update: (parent, rule, write) =>
+        ruleWrite(parent, write, async (session) => {
+          if (write.check) write.check(await regionRules(session, parent, rule.name));
+          const row = rulesTable.row(rule);
+          const columns = rulesTable.insertColumns;
+          const updated = await session.query(
+            `UPDATE forwarding_rules SET (${columns.join(', ')}) = (${placeholders(row.length, 4)})
+WHERE parent = $1 AND "name" = $2 AND fingerprint = $3 RETURNING 1 AS ok`,
+            [regionParent(parent), rule.name, write.expectedFingerprint, ...row],
+          );
+          if (updated.length === 0) {
+            const current = await session.query<{ fingerprint: string }>(
+              'SELECT fingerprint FROM forwarding_rules WHERE parent = $1 AND "name" = $2',
+              [regionParent(parent), rule.name],
+            );
+            if (!current[0]) throw ruleMissing(parent, rule.name);
+            throw new StoreError(
+              'condition_failed',
+              `the fingerprint of ${rule.name} is ${current[0].fingerprint}, not ${write.expectedFingerprint}`,
+            );
+          }
+          return rule;
+        }),
+      delete: (parent, name, write) =>
+        ruleWrite(parent, write, async (session) => {
+          const deleted = await session.query<{ resource: string }>(
+            `DELETE FROM forwarding_rules WHERE parent = $1 AND "name" = $2 RETURNING ${rulesTable.document}::text AS resource`,
+            [regionParent(parent), name],
+          );
+          if (!deleted[0]) throw ruleMissing(parent, name);
+          return JSON.parse(deleted[0].resource) as ForwardingRuleJson;
+        }),
+      list: (parent, request) =>
+        list(rulesTable, request, regionParent(parent), { parent: regionParent(parent) }),
+      listAggregated: (project, request) =>
+        list(aggregatedRulesTable, request, `projects/${project}/aggregated`, { project }),
+      all: () =>
+        tx(async (session) => {
+          const rows = await session.query<{ parent: string; resource: string }>(
+            `SELECT parent, ${rulesTable.document}::text AS resource FROM forwarding_rules ORDER BY parent, "name"`,
+          );
+          return rows.map((r) => ({
+            ...refOf(r.parent),
+            rule: JSON.parse(r.resource) as ForwardingRuleJson,
+          }));
+        }),
+    },
+    operations: {
+      insert: (parent, added) => tx((session) => insertOperation(session, parent, added)),
+      get: (parent, name) =>
+        tx(async (session) => {
+          const rows = await session.query<OperationRow>(
+            `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND "name" = $2`,
+            [regionParent(parent), name],
+          );
+          return rows[0] ? operationRecord(rows[0]) : undefined;
+        }),
+      byRequestId: (parent, requestId) =>
+        tx((session) => operationByRequestId(session, parent, requestId)),
+      update: (record) =>
+        tx(async (session) => {
+          const row = operationsTable.row(record.operation);
+          const columns = [...operationsTable.insertColumns, 'meta', 'done_at', 'version'];
+          const values = [
+            ...row,
+            JSON.stringify(record.meta),
+            record.doneAt === undefined ? null : String(record.doneAt),
+            String(record.version + 1),
+          ];
+          const updated = await session.query(
+            `UPDATE operations SET (${columns.join(', ')}) = (${placeholders(values.length, 4)})
+WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
+            [regionParent(record), record.operation.name, record.version, ...values],
+          );
+          if (updated.length === 0) {
+            const current = await session.query<{ version: number }>(
+              'SELECT version FROM operations WHERE parent = $1 AND "name" = $2',
+              [regionParent(record), record.operation.name],
+            );
+            if (!current[0]) {
+              throw new StoreError(
+                'not_found',
+                `operation ${record.operation.name} does not exist`,
+              );
+            }
+            throw new StoreError(
+              'condition_failed',
+              `operation ${record.operation.name} changed (version ${current[0].version}, not ${record.version})`,
+            );
+          }
+          return { ...structuredClone(record), version: record.version + 1 };
+        }),
+      delete: (parent, name) =>
+        tx(async (session) => {
+          const rows = await session.query(
+            'DELETE FROM operations WHERE parent = $1 AND "name" = $2 RETURNING 1 AS ok',
+            [regionParent(parent), name],
+          );
+          return rows.length > 0;
+        }),
+      running: (parent) =>
+        tx(async (session) =>
+          (
+            await session.query<OperationRow>(
+              `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND done_at IS NULL ORDER BY "name"`,
+              [regionParent(parent)],
+            )
+          ).map(operationRecord),
+        ),
+      list: (parent, request) =>
+        list(operationsTable, request, regionParent(parent), { parent: regionParent(parent) }),
+      expire: ({ doneBefore, keep }) =>
+        tx(async (session) => {
+          const old = await session.query(
+            'DELETE FROM operations WHERE done_at < $1 RETURNING 1 AS ok',
+            [String(Math.floor(doneBefore))],
+          );
+          const surplus = await session.query(
+            `DELETE FROM operations WHERE (parent, "name") IN (
+  SELECT parent, "name" FROM operations WHERE done_at IS NOT NULL
+  ORDER BY done_at DESC, parent DESC, "name" DESC OFFSET $1
+) RETURNING 1 AS ok`,
+            [String(Math.max(0, Math.floor(keep)))],
+          );
+          return old.length + surplus.length;
+        }),
+      all: () =>
+        tx(async (session) =>
+          (
+            await session.query<OperationRow>(
+              `SELECT ${OPERATION_COLUMNS} FROM operations ORDER BY parent, "name"`,
+            )
+          ).map(operationRecord),
+        ),
+    },
+    orders: {
+      put: (order) =>
+        tx(async (session) => {
+          await session.query(
+            `INSERT INTO orders (package_name, order_id, state, refunded) VALUES ($1, $2, $3, $4)
+ON CONFLICT (package_name, order_id) DO UPDATE SET state = EXCLUDED.state, refunded = EXCLUDED.refunded`,
+            [order.packageName, order.orderId, JSON.stringify(order), order.refund !== undefined],
+          );
+        }),
+      get: (packageName, orderId) =>
+        tx(async (session) => {
+          const rows = await session.query<{ state: string }>(
+            'SELECT state::text AS state FROM orders WHERE package_name = $1 AND order_id = $2',
+            [packageName, orderId],
+          );
+          return rows[0] ? (JSON.parse(rows[0].state) as OrderState) : undefined;
+        }),
+      refund: (refunded) =>
+        tx(async (session) => {
+          // Conditional: of concurrent refunds (in any process) exactly one finds refunded false.
+          const rows = await session.query(
+            `UPDATE orders SET state = $3, refunded = true
+WHERE package_name = $1 AND order_id = $2 AND NOT refunded RETURNING 1 AS ok`,
+            [refunded.packageName, refunded.orderId, JSON.stringify(refunded)],
+          );
+          if (rows.length > 0) return structuredClone(refunded);
+          const current = await session.query<{ time: string | null }>(
+            `SELECT state->'refund'->>'time' AS time FROM orders WHERE package_name = $1 AND order_id = $2`,
+            [refunded.packageName, refunded.orderId],
+          );
+          if (!current[0]) {
+            throw new StoreError('not_found', `order ${refunded.orderId} does not exist`);
+          }
+          throw new StoreError(
+            'already_refunded',
+            `order ${refunded.orderId} was refunded at ${current[0].time}`,
+          );
+        }),
+      all: () =>
+        tx(async (session) =>
+          (
+            await session.query<{ state: string }>(
+              'SELECT state::text AS state FROM orders ORDER BY package_name, order_id',
+            )
+          ).map((r) => JSON.parse(r.state) as OrderState),
+        ),
+    },
+    state: {
+      get: <T>(key: string) =>
+        tx(async (session) => {
+          const rows = await session.query<{ value: string }>(
+            'SELECT value::text AS value FROM emulator_settings WHERE key = $1',
+            [key],
+          );
+          return rows[0] ? (JSON.parse(rows[0].value) as T) : undefined;
+        }),
+      set: (key, value) =>
+        tx(async (session) => {
+          await session.query(
+            `INSERT INTO emulator_settings (key, value) VALUES ($1, $2)
+ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+            [key, JSON.stringify(value)],
+          );
+        }),
+      appendRequest: (entry, capacity) =>
+        tx(async (session) => {
+          const rows = await session.query<{ seq: string }>(
+            'INSERT INTO request_log (entry) VALUES ($1) RETURNING seq::text AS seq',
+            [JSON.stringify(entry)],
+          );
+          await session.query('DELETE FROM request_log WHERE seq <= $1::bigint - $2::bigint', [
+            rows[0]!.seq,
+            String(Math.max(0, Math.floor(capacity))),
+          ]);
+        }),
+      requests: () =>
+        tx(async (session) =>
+          (
+            await session.query<{ entry: string }>(
+              'SELECT entry::text AS entry FROM request_log ORDER BY seq',
+            )
+          ).map((r) => JSON.parse(r.entry) as Record<string, unknown>),
+        ),
+    },
+    reset: () =>
+      tx(async (session) => {
+        await session.query(
+          'TRUNCATE forwarding_rules, operations, orders, emulator_settings, request_log',
+        );
+      }),
+    close: () => db.close(),
+  };
+}
+
+async function insertOperation(
+  session: SqlSession,
+  parent: RegionRef,
+  added: NewOperation,
+): Promise<OperationRecord> {
+  const row = operationsTable.row(added.operation);
+  const values = [
+    regionParent(parent),
+    ...row,
+    JSON.stringify(added.meta),
+    added.requestId ?? null,
+    added.doneAt === undefined ? null : String(added.doneAt),
+    '1',
+  ];
+  await session.query(
+    `INSERT INTO operations (parent, ${operationsTable.insertColumns.join(', ')}, meta, request_id, done_at, version)
+VALUES (${placeholders(values.length)})`,
+    values,
+  );
+  return { ...structuredClone(added), ...parent, version: 1 };
+}
+
+async function operationByRequestId(
+  session: SqlSession,
+  parent: RegionRef,
+  requestId: string,
+): Promise<OperationRecord | undefined> {
+  const rows = await session.query<OperationRow>(
+    `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND request_id = $2`,
+    [regionParent(parent), requestId],
+  );
+  return rows[0] ? operationRecord(rows[0]) : undefined;
+}
+
+function operationRecord(row: OperationRow): OperationRecord {
+  return {
+    ...refOf(row.parent),
+    operation: JSON.parse(row.resource),
+    meta: JSON.parse(row.meta),
+    ...(row.request_id === null ? {} : { requestId: row.request_id }),
+    ...(row.done_at === null ? {} : { doneAt: Number(row.done_at) }),
+    version: Number(row.version),
+  };
+}
+
+/** `projects/p/regions/r` → `{ project: 'p', region: 'r' }`. */
+function refOf(parent: string): RegionRef {
+  const [, project = '', , region = ''] = parent.split('/');
+  return { project, region };
+}

@@ -1,0 +1,158 @@
+import type { ListPage, ListRequest } from '@listkit/query';
+import type { OperationJson } from '../compute/operations.js';
+import type { ForwardingRuleJson } from '../compute/sample-forwarding-rules.js';
+import type { OrderState } from '../publisher/order.js';
+
+/** A project and region: the parent of forwarding rules and regional operations. */
+export interface RegionRef {
+  readonly project: string;
+  readonly region: string;
+}
+
+/** A list call without its parent (the store scopes it). */
+export type StoreListRequest = Omit<ListRequest, 'parent'>;
+
+/** An operation as the emulator starts it: its wire form and what it keeps beside it. */
+export interface NewOperation {
+  readonly operation: OperationJson;
+  /**
+   * What the emulator keeps beside the wire form (reads, start time, policy, failure), as JSON.
+   * The store keeps it as given.
+   */
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** The request's requestId, already normalised by the caller; unique per region. */
+  readonly requestId?: string;
+  /** When it completed on the emulator's clock (ms), for retention; absent while RUNNING. */
+  readonly doneAt?: number;
+}
+
+/** A stored operation; `version` grows with every update (conditional updates compare it). */
+export interface OperationRecord extends NewOperation, RegionRef {
+  readonly version: number;
+}
+
+/** What accompanies a write of a forwarding rule: the operation recorded with it. */
+export interface RuleWrite {
+  /** A retry with the same requestId in the region gets the original operation back. */
+  readonly requestId?: string;
+  /** The operation to record in the same transaction, given the rule written (or deleted). */
+  readonly operation: (rule: ForwardingRuleJson) => NewOperation;
+}
+
+/** A write's outcome: the operation, and whether it is an earlier one (a requestId retry). */
+export interface WriteResult {
+  readonly operation: OperationRecord;
+  /** True when the requestId was seen before: nothing was written and `rule` is absent. */
+  readonly replayed: boolean;
+  readonly rule?: ForwardingRuleJson;
+}
+
+/**
+ * Runs while the region's writes are serialised, with the region's rules as stored: throws to
+ * refuse the write (the address/port clash rule). On PostgreSQL this holds a transaction lock,
+ * so two processes cannot both pass the check with clashing rules.
+ */
+export type RegionCheck = (existing: readonly ForwardingRuleJson[]) => void;
+
+/** Forwarding rules, per project and region. */
+export interface ForwardingRuleStore {
+  /**
+   * Stores a new rule. A requestId seen before in the region returns the original operation;
+   * a name in use throws `already_exists`.
+   */
+  insert(
+    parent: RegionRef,
+    rule: ForwardingRuleJson,
+    write: RuleWrite & { check?: RegionCheck },
+  ): Promise<WriteResult>;
+  get(parent: RegionRef, name: string): Promise<ForwardingRuleJson | undefined>;
+  /**
+   * Replaces a rule only if its stored `fingerprint` is `expectedFingerprint` (else
+   * `condition_failed`; `not_found` when there is no rule of that name).
+   */
+  update(
+    parent: RegionRef,
+    rule: ForwardingRuleJson,
+    write: RuleWrite & { expectedFingerprint: string; check?: RegionCheck },
+  ): Promise<WriteResult>;
+  /** Removes a rule (`not_found` when there is none). */
+  delete(parent: RegionRef, name: string, write: RuleWrite): Promise<WriteResult>;
+  /** One page of a region's rules: filter, orderBy and page token as AIP-160/158 define them. */
+  list(parent: RegionRef, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>>;
+  /** One page of every region of a project, keyed (and by default ordered) by selfLink. */
+  listAggregated(project: string, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>>;
+  /** Every rule, for the control plane. */
+  all(): Promise<(RegionRef & { rule: ForwardingRuleJson })[]>;
+}
+
+/** Regional operations, their requestIds and their retention. */
+export interface OperationStore {
+  /** Records an operation (one not tied to a rule write). */
+  insert(parent: RegionRef, operation: NewOperation): Promise<OperationRecord>;
+  get(parent: RegionRef, name: string): Promise<OperationRecord | undefined>;
+  byRequestId(parent: RegionRef, requestId: string): Promise<OperationRecord | undefined>;
+  /**
+   * Stores a changed operation only if its version is still `record.version` (else
+   * `condition_failed`, or `not_found` once deleted). Returns the stored record.
+   */
+  update(record: OperationRecord): Promise<OperationRecord>;
+  /** Forgets an operation; false when there was none. */
+  delete(parent: RegionRef, name: string): Promise<boolean>;
+  /** The operations of a region not yet DONE (time may complete them). */
+  running(parent: RegionRef): Promise<OperationRecord[]>;
+  list(parent: RegionRef, request: StoreListRequest): Promise<ListPage<OperationJson>>;
+  /**
+   * Drops DONE operations completed before `doneBefore`, then the oldest completed beyond
+   * `keep`. Returns how many were dropped.
+   */
+  expire(retention: { doneBefore: number; keep: number }): Promise<number>;
+  all(): Promise<OperationRecord[]>;
+}
+
+/** Android Publisher orders. */
+export interface OrderStore {
+  /** Adds or replaces an order. */
+  put(order: OrderState): Promise<void>;
+  get(packageName: string, orderId: string): Promise<OrderState | undefined>;
+  /**
+   * Stores the refunded order only if the stored one has no refund yet: of concurrent refunds
+   * one wins, the others get `already_refunded` (`not_found` when there is no such order).
+   */
+  refund(refunded: OrderState & { refund: NonNullable<OrderState['refund']> }): Promise<OrderState>;
+  all(): Promise<OrderState[]>;
+}
+
+/** The emulator's own state: settings (clock offset, operation policy, faults) and the request log. */
+export interface EmulatorStateStore {
+  /** A setting as JSON, or undefined. */
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+  /** Appends to the request log, keeping the newest `capacity` entries. */
+  appendRequest(entry: Readonly<Record<string, unknown>>, capacity: number): Promise<void>;
+  /** The request log, oldest first. */
+  requests(): Promise<Record<string, unknown>[]>;
+}
+
+/** Everything the emulator keeps, behind one contract (memory, PGlite or PostgreSQL). */
+export interface EmulatorStore {
+  readonly kind: 'memory' | 'pglite' | 'postgres';
+  readonly rules: ForwardingRuleStore;
+  readonly operations: OperationStore;
+  readonly orders: OrderStore;
+  readonly state: EmulatorStateStore;
+  /** Forgets everything (the control plane's reset). */
+  reset(): Promise<void>;
+  /** Releases connections and locks. */
+  close(): Promise<void>;
+}
+
+/**
+ * `projects/p/regions/r`, as list bindings and keys name a region.
+ *
+ * @example
+ * ```ts
+ * regionParent({ project: 'p', region: 'us-east1' }); // 'projects/p/regions/us-east1'
+ * ```
+ */
+export const regionParent = (parent: RegionRef) =>
+  `projects/${parent.project}/regions/${parent.region}`;

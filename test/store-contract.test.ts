@@ -1,0 +1,568 @@
+// One contract, three stores: memory, PGlite in a data directory, and a PostgreSQL server
+// (LISTKIT_PG_URL; .ci/with-postgres.sh starts one). The same expectations hold for each.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PageTokenCodec } from '@listkit/query';
+import {
+  type EmulatorStore,
+  type ForwardingRuleJson,
+  isStoreError,
+  LOCK_FILE,
+  migrate,
+  type NewOperation,
+  type OperationJson,
+  type OrderState,
+  openPgliteDatabase,
+  openPostgresDatabase,
+  openStore,
+  type RegionRef,
+  type StoreLocation,
+} from '@listkit/service';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresSkipReason } from './support/sql-databases.js';
+
+const SECRET = 'store-contract-secret-of-enough-bytes';
+const base = 'https://compute.googleapis.com/compute/v1';
+const east: RegionRef = { project: 'p1', region: 'us-east1' };
+const west: RegionRef = { project: 'p1', region: 'us-west1' };
+
+function rule(parent: RegionRef, name: string, i: number, labels: Record<string, string> = {}) {
+  const link = `${base}/projects/${parent.project}/regions/${parent.region}/forwardingRules/${name}`;
+  return {
+    kind: 'compute#forwardingRule',
+    id: String(9_000_000_000_000_000_000n + BigInt(i)), // beyond 2^53: must round-trip exactly
+    name,
+    creationTimestamp: `2024-01-01T00:00:${String(i % 60).padStart(2, '0')}.000-08:00`,
+    region: `${base}/projects/${parent.project}/regions/${parent.region}`,
+    selfLink: link,
+    IPAddress: `10.0.0.${i % 250}`,
+    IPProtocol: 'TCP',
+    labels,
+    fingerprint: `fp-${name}-1`,
+  } satisfies ForwardingRuleJson;
+}
+
+let operationCount = 0;
+function operation(parent: RegionRef, type: string, target: string, requestId?: string) {
+  const name = `operation-${process.pid}-${++operationCount}`;
+  const op: OperationJson = {
+    kind: 'compute#operation',
+    id: String(operationCount),
+    name,
+    creationTimestamp: '2024-01-01T00:00:00.000Z',
+    operationType: type,
+    targetLink: target,
+    targetId: '1',
+    status: 'RUNNING',
+    progress: 0,
+    user: 'tester',
+    insertTime: '2024-01-01T00:00:00.000Z',
+    startTime: '2024-01-01T00:00:00.000Z',
+    region: `${base}/projects/${parent.project}/regions/${parent.region}`,
+    selfLink: `${base}/projects/${parent.project}/regions/${parent.region}/operations/${name}`,
+  };
+  return {
+    operation: op,
+    meta: { reads: 0 },
+    ...(requestId ? { requestId } : {}),
+  } satisfies NewOperation;
+}
+const write = (parent: RegionRef, type: string, requestId?: string) => ({
+  requestId,
+  operation: (r: ForwardingRuleJson) => operation(parent, type, String(r.selfLink), requestId),
+});
+
+function order(orderId: string): OrderState {
+  return {
+    packageName: 'com.example.app',
+    orderId,
+    kind: 'oneTimeProduct',
+    recurring: false,
+    productId: 'gems',
+    purchaseToken: `token-${orderId}`,
+    purchaseTime: '2024-01-01T00:00:00Z',
+    price: { currencyCode: 'EUR', units: '1', nanos: 0 },
+    access: 'granted',
+    payments: 'none',
+  };
+}
+
+const codes = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'ok',
+    (error: unknown) =>
+      error instanceof Error && 'code' in error ? String(error.code) : String(error),
+  );
+
+/** Everything a store must do, whatever keeps the data. */
+function contract(name: string, open: () => Promise<EmulatorStore>) {
+  describe(`${name}: the store contract`, () => {
+    let store: EmulatorStore;
+    beforeAll(async () => {
+      store = await open();
+      await store.reset();
+    }, 60_000);
+    afterAll(() => store?.close());
+
+    it('inserts a rule once per name and region; the same name in another region is another rule', async () => {
+      const first = await store.rules.insert(east, rule(east, 'web', 1), write(east, 'insert'));
+      expect(first.replayed).toBe(false);
+      expect(first.operation.operation.operationType).toBe('insert');
+      expect(
+        await codes(store.rules.insert(east, rule(east, 'web', 2), write(east, 'insert'))),
+      ).toBe('already_exists');
+      await store.rules.insert(west, rule(west, 'web', 3), write(west, 'insert'));
+      expect(await store.rules.get(east, 'web')).toEqual(rule(east, 'web', 1));
+      expect((await store.rules.get(west, 'web'))?.id).toBe(rule(west, 'web', 3).id);
+      expect(await store.rules.get(east, 'nothing')).toBeUndefined();
+    });
+
+    it('answers a retried requestId with the original operation and writes nothing', async () => {
+      const first = await store.rules.insert(
+        east,
+        rule(east, 'retried', 4),
+        write(east, 'insert', 'req-1'),
+      );
+      const again = await store.rules.insert(
+        east,
+        rule(east, 'retried-2', 5),
+        write(east, 'insert', 'req-1'),
+      );
+      expect(again.replayed).toBe(true);
+      expect(again.rule).toBeUndefined();
+      expect(again.operation.operation.name).toBe(first.operation.operation.name);
+      expect(await store.rules.get(east, 'retried-2')).toBeUndefined();
+      // requestIds are per region
+      const elsewhere = await store.rules.insert(
+        west,
+        rule(west, 'retried', 6),
+        write(west, 'insert', 'req-1'),
+      );
+      expect(elsewhere.replayed).toBe(false);
+      expect((await store.operations.byRequestId(east, 'req-1'))?.operation.name).toBe(
+        first.operation.operation.name,
+      );
+    });
+
+    it('runs the region check with the stored rules and writes nothing when it refuses', async () => {
+      const seen: string[][] = [];
+      const refused = store.rules.insert(east, rule(east, 'clash', 7), {
+        ...write(east, 'insert', 'req-clash'),
+        check: (existing) => {
+          seen.push(existing.map((r) => r.name).sort());
+          throw new Error('address in use');
+        },
+      });
+      await expect(refused).rejects.toThrow('address in use');
+      expect(seen).toEqual([['retried', 'web']]);
+      expect(await store.rules.get(east, 'clash')).toBeUndefined();
+      expect(await store.operations.byRequestId(east, 'req-clash')).toBeUndefined();
+    });
+
+    it('updates only from the fingerprint it read', async () => {
+      const changed = { ...rule(east, 'web', 1), labels: { env: 'prod' }, fingerprint: 'fp-web-2' };
+      const result = await store.rules.update(east, changed, {
+        ...write(east, 'setLabels'),
+        expectedFingerprint: 'fp-web-1',
+      });
+      expect(result.rule).toEqual(changed);
+      expect(await store.rules.get(east, 'web')).toEqual(changed);
+      const stale = { ...changed, labels: { env: 'dev' }, fingerprint: 'fp-web-3' };
+      expect(
+        await codes(
+          store.rules.update(east, stale, {
+            ...write(east, 'setLabels'),
+            expectedFingerprint: 'fp-web-1',
+          }),
+        ),
+      ).toBe('condition_failed');
+      expect(
+        await codes(
+          store.rules.update(east, rule(east, 'ghost', 8), {
+            ...write(east, 'patch'),
+            expectedFingerprint: 'x',
+          }),
+        ),
+      ).toBe('not_found');
+      expect((await store.rules.get(east, 'web'))?.labels).toEqual({ env: 'prod' });
+    });
+
+    it('deletes once, recording the operation', async () => {
+      await store.rules.insert(east, rule(east, 'doomed', 9), write(east, 'insert'));
+      const deleted = await store.rules.delete(east, 'doomed', write(east, 'delete'));
+      expect(deleted.rule?.name).toBe('doomed');
+      expect(deleted.operation.operation.operationType).toBe('delete');
+      expect(await codes(store.rules.delete(east, 'doomed', write(east, 'delete')))).toBe(
+        'not_found',
+      );
+    });
+
+    it('lists a region with filter, orderBy and page tokens, and a project across regions', async () => {
+      const region: RegionRef = { project: 'p2', region: 'europe-west1' };
+      for (let i = 0; i < 12; i++) {
+        const env = i % 3 === 0 ? 'prod' : 'dev';
+        await store.rules.insert(
+          region,
+          rule(region, `r-${String(i).padStart(2, '0')}`, i, { env }),
+          write(region, 'insert'),
+        );
+      }
+      const other: RegionRef = { project: 'p2', region: 'asia-east1' };
+      await store.rules.insert(
+        other,
+        rule(other, 'r-99', 59, { env: 'prod' }),
+        write(other, 'insert'),
+      );
+      const walk = async (request: { filter?: string; orderBy?: string; pageSize: number }) => {
+        const names: string[] = [];
+        let pageToken: string | undefined;
+        do {
+          const page = await store.rules.list(region, { ...request, pageToken });
+          expect(page.items.length).toBeLessThanOrEqual(request.pageSize);
+          names.push(...page.items.map((r) => r.name));
+          pageToken = page.nextPageToken;
+        } while (pageToken);
+        return names;
+      };
+      expect(await walk({ filter: 'labels.env = "prod"', pageSize: 2 })).toEqual([
+        'r-00',
+        'r-03',
+        'r-06',
+        'r-09',
+      ]);
+      expect(
+        await walk({
+          filter: 'labels.env = "prod"',
+          orderBy: 'creationTimestamp desc',
+          pageSize: 3,
+        }),
+      ).toEqual(['r-09', 'r-06', 'r-03', 'r-00']);
+      expect(await walk({ filter: 'NOT name = "r-1*" AND labels.env = dev', pageSize: 2 })).toEqual(
+        ['r-01', 'r-02', 'r-04', 'r-05', 'r-07', 'r-08'],
+      );
+      const page = await store.rules.list(region, { pageSize: 5 });
+      await expect(
+        store.rules.list(region, {
+          pageSize: 5,
+          filter: 'name = "x"',
+          pageToken: page.nextPageToken,
+        }),
+      ).rejects.toThrow();
+      const aggregated = await store.rules.listAggregated('p2', {
+        filter: 'labels.env = prod',
+        pageSize: 10,
+      });
+      expect(aggregated.items.map((r) => `${String(r.region).split('/').pop()}/${r.name}`)).toEqual(
+        [
+          'asia-east1/r-99',
+          'europe-west1/r-00',
+          'europe-west1/r-03',
+          'europe-west1/r-06',
+          'europe-west1/r-09',
+        ],
+      );
+      const all = await store.rules.all();
+      expect(all.filter((r) => r.project === 'p2')).toHaveLength(13);
+    });
+
+    it('keeps operations: conditional updates by version, running, list, retention', async () => {
+      const parent: RegionRef = { project: 'p3', region: 'us-east1' };
+      const a = await store.operations.insert(parent, operation(parent, 'insert', 't'));
+      const b = await store.operations.insert(parent, operation(parent, 'insert', 't'));
+      expect((await store.operations.running(parent)).map((r) => r.operation.name)).toEqual(
+        [a.operation.name, b.operation.name].sort(),
+      );
+      const done = await store.operations.update({
+        ...a,
+        operation: { ...a.operation, status: 'DONE', progress: 100 },
+        meta: { reads: 1 },
+        doneAt: 1000,
+      });
+      expect(done.version).toBe(a.version + 1);
+      expect(await codes(store.operations.update({ ...a, meta: { reads: 2 } }))).toBe(
+        'condition_failed',
+      );
+      expect(await store.operations.get(parent, a.operation.name)).toEqual(done);
+      expect((await store.operations.running(parent)).map((r) => r.operation.name)).toEqual([
+        b.operation.name,
+      ]);
+      const listed = await store.operations.list(parent, { filter: 'status = DONE', pageSize: 10 });
+      expect(listed.items.map((o) => o.name)).toEqual([a.operation.name]);
+      // retention: by time, then by count
+      const c = await store.operations.insert(parent, {
+        ...operation(parent, 'delete', 't'),
+        doneAt: 3000,
+      });
+      const d = await store.operations.insert(parent, {
+        ...operation(parent, 'delete', 't'),
+        doneAt: 4000,
+      });
+      expect(await store.operations.expire({ doneBefore: 2000, keep: 100 })).toBe(1);
+      expect(await store.operations.get(parent, a.operation.name)).toBeUndefined();
+      expect(await store.operations.expire({ doneBefore: 0, keep: 1 })).toBe(1);
+      expect(await store.operations.get(parent, c.operation.name)).toBeUndefined();
+      expect(await store.operations.get(parent, d.operation.name)).toBeDefined();
+      expect(await store.operations.delete(parent, d.operation.name)).toBe(true);
+      expect(await store.operations.delete(parent, d.operation.name)).toBe(false);
+    });
+
+    it('refunds an order once, even when refunds race', async () => {
+      await store.orders.put(order('GPA.1'));
+      const refunded = {
+        ...order('GPA.1'),
+        refund: { time: '2024-02-01T00:00:00Z', revoke: false },
+      };
+      const outcomes = await Promise.all(
+        Array.from({ length: 5 }, () => codes(store.orders.refund(refunded))),
+      );
+      expect(outcomes.sort()).toEqual([
+        'already_refunded',
+        'already_refunded',
+        'already_refunded',
+        'already_refunded',
+        'ok',
+      ]);
+      expect((await store.orders.get('com.example.app', 'GPA.1'))?.refund).toEqual(refunded.refund);
+      expect(await codes(store.orders.refund({ ...refunded, orderId: 'GPA.none' }))).toBe(
+        'not_found',
+      );
+      expect((await store.orders.all()).map((o) => o.orderId)).toEqual(['GPA.1']);
+    });
+
+    it('keeps settings and a bounded request log', async () => {
+      await store.state.set('clock', { offsetMs: 86_400_000 });
+      await store.state.set('clock', { offsetMs: 5 });
+      expect(await store.state.get('clock')).toEqual({ offsetMs: 5 });
+      expect(await store.state.get('nothing')).toBeUndefined();
+      for (let i = 0; i < 7; i++) await store.state.appendRequest({ i }, 3);
+      expect(await store.state.requests()).toEqual([{ i: 4 }, { i: 5 }, { i: 6 }]);
+    });
+
+    it('forgets everything on reset', async () => {
+      await store.reset();
+      expect(await store.rules.all()).toEqual([]);
+      expect(await store.operations.all()).toEqual([]);
+      expect(await store.orders.all()).toEqual([]);
+      expect(await store.state.requests()).toEqual([]);
+    });
+  });
+}
+
+const codec = () => PageTokenCodec.create({ secrets: [SECRET] });
+const temporaryDirectories: string[] = [];
+const dataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'listkit-store-'));
+  temporaryDirectories.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of temporaryDirectories) rmSync(dir, { recursive: true, force: true });
+});
+
+contract('memory', async () => openStore({ kind: 'memory' }, { pageTokens: await codec() }));
+contract('PGlite', async () =>
+  openStore({ kind: 'pglite', dataDir: dataDir() }, { pageTokens: await codec() }),
+);
+
+describe('PGlite in a data directory', () => {
+  it('keeps what was written across a reopen, and refuses a second opener while open', async () => {
+    const dir = dataDir();
+    const location: StoreLocation = { kind: 'pglite', dataDir: dir };
+    const first = await openStore(location, { pageTokens: await codec() });
+    await first.rules.insert(east, rule(east, 'kept', 1), write(east, 'insert', 'req-kept'));
+    await first.orders.put(order('GPA.kept'));
+    await first.orders.refund({
+      ...order('GPA.kept'),
+      refund: { time: '2024-03-01T00:00:00Z', revoke: true },
+    });
+    const second = await openStore(location, { pageTokens: await codec() }).catch(
+      (e: unknown) => e,
+    );
+    expect(isStoreError(second, 'locked')).toBe(true);
+    expect((second as Error).message).toContain(dir);
+    expect((second as Error).message).toContain(String(process.pid));
+    await first.close();
+
+    const reopened = await openStore(location, { pageTokens: await codec() });
+    try {
+      expect(await reopened.rules.get(east, 'kept')).toEqual(rule(east, 'kept', 1));
+      expect(
+        (await reopened.operations.byRequestId(east, 'req-kept'))?.operation.operationType,
+      ).toBe('insert');
+      expect(
+        await codes(
+          reopened.orders.refund({ ...order('GPA.kept'), refund: { time: 'x', revoke: false } }),
+        ),
+      ).toBe('already_refunded');
+    } finally {
+      await reopened.close();
+    }
+  }, 120_000);
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const dir = dataDir();
+    // pid 2^22 + 1 is above Linux's pid_max default range and not running
+    writeFileSync(join(dir, LOCK_FILE), `${2 ** 22 + 1}\n`);
+    const store = await openStore({ kind: 'pglite', dataDir: dir }, { pageTokens: await codec() });
+    await store.close();
+  }, 60_000);
+
+  it('applies its migrations once', async () => {
+    const dir = dataDir();
+    const db = await openPgliteDatabase(dir);
+    try {
+      expect(await migrate(db)).toEqual([1]);
+      expect(await migrate(db)).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+});
+
+const skip = postgresSkipReason();
+describe.skipIf(skip !== undefined)(`PostgreSQL server${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  // A database of its own, so that these tables never meet another run's.
+  const database = `listkit_store_${process.pid}`;
+  let url = '';
+  const admin = () => new pg.Client({ connectionString: process.env.LISTKIT_PG_URL });
+  beforeAll(async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${database}`);
+    await client.query(`CREATE DATABASE ${database}`);
+    await client.end();
+    const parsed = new URL(process.env.LISTKIT_PG_URL!);
+    parsed.pathname = `/${database}`;
+    url = parsed.toString();
+  });
+  afterAll(async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await client.end();
+  });
+
+  contract('PostgreSQL', async () =>
+    openStore({ kind: 'postgres', url }, { pageTokens: await codec() }),
+  );
+
+  describe('two stores on one database (two emulator processes)', () => {
+    let one: EmulatorStore;
+    let two: EmulatorStore;
+    beforeAll(async () => {
+      [one, two] = await Promise.all([
+        openStore({ kind: 'postgres', url }, { pageTokens: await codec() }),
+        openStore({ kind: 'postgres', url }, { pageTokens: await codec() }),
+      ]);
+      await one.reset();
+    });
+    afterAll(async () => {
+      await one?.close();
+      await two?.close();
+    });
+
+    it('creates one rule and one operation for a requestId sent to both at once', async () => {
+      const parent: RegionRef = { project: 'shared', region: 'us-east1' };
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? one : two).rules.insert(
+            parent,
+            rule(parent, `same-request-${i}`, i),
+            write(parent, 'insert', 'req-shared'),
+          ),
+        ),
+      );
+      expect(results.filter((r) => !r.replayed)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.operation.operation.name)).size).toBe(1);
+      const rules = (await one.rules.all()).filter((r) => r.project === 'shared');
+      expect(rules).toHaveLength(1);
+      expect((await two.operations.all()).filter((o) => o.requestId === 'req-shared')).toHaveLength(
+        1,
+      );
+    });
+
+    it('gives 1 success and 49 conflicts for 50 inserts of one name across both', async () => {
+      const parent: RegionRef = { project: 'shared', region: 'us-west1' };
+      const outcomes = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          codes(
+            (i % 2 ? one : two).rules.insert(
+              parent,
+              rule(parent, 'contested', i),
+              write(parent, 'insert'),
+            ),
+          ),
+        ),
+      );
+      expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'already_exists')).toHaveLength(49);
+      const operations = (await one.operations.all()).filter(
+        (o) => o.region === 'us-west1' && o.project === 'shared',
+      );
+      expect(operations).toHaveLength(1);
+    });
+
+    it('continues a listing on the other store with its page token', async () => {
+      const parent: RegionRef = { project: 'shared', region: 'europe-west1' };
+      for (let i = 0; i < 7; i++)
+        await one.rules.insert(parent, rule(parent, `page-${i}`, i), write(parent, 'insert'));
+      const first = await one.rules.list(parent, {
+        orderBy: 'creationTimestamp desc',
+        pageSize: 3,
+      });
+      const second = await two.rules.list(parent, {
+        orderBy: 'creationTimestamp desc',
+        pageSize: 3,
+        pageToken: first.nextPageToken,
+      });
+      expect([...first.items, ...second.items].map((r) => r.name)).toEqual([
+        'page-6',
+        'page-5',
+        'page-4',
+        'page-3',
+        'page-2',
+        'page-1',
+      ]);
+      const stranger = await openStore(
+        { kind: 'postgres', url },
+        {
+          pageTokens: await PageTokenCodec.create({ secrets: ['another-secret-of-enough-bytes'] }),
+        },
+      );
+      try {
+        await expect(
+          stranger.rules.list(parent, {
+            orderBy: 'creationTimestamp desc',
+            pageSize: 3,
+            pageToken: first.nextPageToken,
+          }),
+        ).rejects.toThrow();
+      } finally {
+        await stranger.close();
+      }
+    });
+
+    it('refunds an order once across both', async () => {
+      await one.orders.put(order('GPA.shared'));
+      const refunded = {
+        ...order('GPA.shared'),
+        refund: { time: '2024-02-01T00:00:00Z', revoke: true },
+      };
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => codes((i % 2 ? one : two).orders.refund(refunded))),
+      );
+      expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
+    });
+
+    it('migrates a database once, whoever opens it first', async () => {
+      const db = await openPostgresDatabase({ url });
+      try {
+        expect(await migrate(db)).toEqual([]);
+      } finally {
+        await db.close();
+      }
+    });
+  });
+});
