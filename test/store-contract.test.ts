@@ -1,5 +1,6 @@
 // One contract, three stores: memory, PGlite in a data directory, and a PostgreSQL server
 // (LISTKIT_PG_URL; .ci/with-postgres.sh starts one). The same expectations hold for each.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -243,6 +244,10 @@ function contract(name: string, open: () => Promise<EmulatorStore>) {
         ['r-01', 'r-02', 'r-04', 'r-05', 'r-07', 'r-08'],
       );
       const page = await store.rules.list(region, { pageSize: 5 });
+      // a token is bound to its collection: the operations list of the region refuses it
+      await expect(
+        store.operations.list(region, { pageSize: 5, pageToken: page.nextPageToken }),
+      ).rejects.toThrow();
       await expect(
         store.rules.list(region, {
           pageSize: 5,
@@ -400,6 +405,22 @@ describe('PGlite in a data directory', () => {
       await reopened.close();
     }
   }, 120_000);
+
+  it('refuses a directory another live process holds, naming it', async () => {
+    const dir = dataDir();
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      writeFileSync(join(dir, LOCK_FILE), `${other.pid}\n`);
+      const refused = await openStore(
+        { kind: 'pglite', dataDir: dir },
+        { pageTokens: await codec() },
+      ).catch((e: unknown) => e);
+      expect(isStoreError(refused, 'locked')).toBe(true);
+      expect((refused as Error).message).toContain(`in use by process ${other.pid};`);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
 
   it('takes over a lock left by a process that is gone', async () => {
     const dir = dataDir();

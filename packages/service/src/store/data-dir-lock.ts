@@ -2,7 +2,14 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { join } from 'node:path';
 import { StoreError } from './store-error.js';
 
-/** The lock file inside a data directory. */
+/**
+ * The lock file inside a data directory: it holds the pid of the process using the directory.
+ *
+ * @example
+ * ```ts
+ * readFileSync(join(dataDir, LOCK_FILE), 'utf8'); // '4242\n'
+ * ```
+ */
 export const LOCK_FILE = 'listkit.lock';
 
 /**

@@ -8,12 +8,14 @@ import type { OperationJson } from '../compute/operations.js';
 import type { ForwardingRuleJson } from '../compute/sample-forwarding-rules.js';
 import type { OrderState } from '../publisher/order.js';
 import {
+  aggregatedTokenParent,
   type EmulatorStore,
   type NewOperation,
   type OperationRecord,
   type RegionRef,
   type RuleWrite,
   regionParent,
+  tokenParent,
   type WriteResult,
 } from './store.js';
 import { StoreError } from './store-error.js';
@@ -146,9 +148,10 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
         aggregate(parent.project).delete(String(rule.selfLink));
         return written(parent, rule, write);
       },
-      list: (parent, request) => rulesIn(parent).list({ ...request, parent: regionParent(parent) }),
+      list: (parent, request) =>
+        rulesIn(parent).list({ ...request, parent: tokenParent(parent, 'forwardingRules') }),
       listAggregated: (project, request) =>
-        aggregate(project).list({ ...request, parent: `projects/${project}/aggregated` }),
+        aggregate(project).list({ ...request, parent: aggregatedTokenParent(project) }),
       all: async () =>
         [...regions].flatMap(([parent, collection]) => {
           const [, project, , region] = parent.split('/') as [string, string, string, string];
@@ -186,7 +189,10 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
           .filter((r) => r.doneAt === undefined && regionParent(r) === regionParent(parent))
           .map(copy),
       list: async (parent, request) =>
-        operationsIn(regionParent(parent)).list({ ...request, parent: regionParent(parent) }),
+        operationsIn(regionParent(parent)).list({
+          ...request,
+          parent: tokenParent(parent, 'operations'),
+        }),
       expire: async ({ doneBefore, keep }) => {
         const done = [...operations.values()]
           .filter((r) => r.doneAt !== undefined)

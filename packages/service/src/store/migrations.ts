@@ -60,7 +60,14 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** The newest schema version this build knows. */
+/**
+ * The newest schema version this build knows; a database recording a newer one is refused.
+ *
+ * @example
+ * ```ts
+ * SCHEMA_VERSION; // 1
+ * ```
+ */
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
 
 // An arbitrary constant: the advisory lock every opener takes while it migrates, so that two

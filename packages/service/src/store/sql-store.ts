@@ -6,6 +6,7 @@ import { migrate } from './migrations.js';
 import type { SqlDatabase, SqlSession } from './sql-database.js';
 import { aggregatedRulesTable, operationsTable, placeholders, rulesTable } from './sql-tables.js';
 import {
+  aggregatedTokenParent,
   type EmulatorStore,
   type NewOperation,
   type OperationRecord,
@@ -13,6 +14,7 @@ import {
   type RuleWrite,
   regionParent,
   type StoreListRequest,
+  tokenParent,
   type WriteResult,
 } from './store.js';
 import { StoreError } from './store-error.js';
@@ -163,9 +165,11 @@ WHERE parent = $1 AND "name" = $2 AND fingerprint = $3 RETURNING 1 AS ok`,
           return JSON.parse(deleted[0].resource) as ForwardingRuleJson;
         }),
       list: (parent, request) =>
-        list(rulesTable, request, regionParent(parent), { parent: regionParent(parent) }),
+        list(rulesTable, request, tokenParent(parent, 'forwardingRules'), {
+          parent: regionParent(parent),
+        }),
       listAggregated: (project, request) =>
-        list(aggregatedRulesTable, request, `projects/${project}/aggregated`, { project }),
+        list(aggregatedRulesTable, request, aggregatedTokenParent(project), { project }),
       all: () =>
         tx(async (session) => {
           const rows = await session.query<{ parent: string; resource: string }>(
@@ -240,7 +244,9 @@ WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
           ).map(operationRecord),
         ),
       list: (parent, request) =>
-        list(operationsTable, request, regionParent(parent), { parent: regionParent(parent) }),
+        list(operationsTable, request, tokenParent(parent, 'operations'), {
+          parent: regionParent(parent),
+        }),
       expire: ({ doneBefore, keep }) =>
         tx(async (session) => {
           const old = await session.query(

@@ -156,3 +156,26 @@ export interface EmulatorStore {
  */
 export const regionParent = (parent: RegionRef) =>
   `projects/${parent.project}/regions/${parent.region}`;
+
+/**
+ * The parent bound into a list's page tokens: the collection, not only its region, so that a
+ * forwarding-rules token is refused by the operations list of the same region (as the routes do).
+ *
+ * @example
+ * ```ts
+ * tokenParent({ project: 'p', region: 'r' }, 'operations'); // 'projects/p/regions/r/operations'
+ * ```
+ */
+export const tokenParent = (parent: RegionRef, collection: 'forwardingRules' | 'operations') =>
+  `${regionParent(parent)}/${collection}`;
+
+/**
+ * The parent bound into the aggregated list's page tokens.
+ *
+ * @example
+ * ```ts
+ * aggregatedTokenParent('p'); // 'projects/p/aggregated/forwardingRules'
+ * ```
+ */
+export const aggregatedTokenParent = (project: string) =>
+  `projects/${project}/aggregated/forwardingRules`;
