@@ -1,11 +1,11 @@
 import { Collection, type PageTokenCodec } from '@listkit/query';
+import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
 import {
   aggregatedForwardingRuleSchema,
   forwardingRuleSchema,
 } from '../compute/forwarding-rule-schema.js';
 import { operationSchema } from '../compute/operation-schema.js';
 import type { OperationJson } from '../compute/operations.js';
-import type { ForwardingRuleJson } from '../compute/sample-forwarding-rules.js';
 import type { OrderState } from '../publisher/order.js';
 import {
   aggregatedTokenParent,

@@ -1,6 +1,6 @@
 import type { PageTokenCodec } from '@listkit/query';
 import { listFromSql, type SqlRunner, type SqlTable } from '@listkit/query/sql';
-import type { ForwardingRuleJson } from '../compute/sample-forwarding-rules.js';
+import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
 import type { OrderState } from '../publisher/order.js';
 import { migrate } from './migrations.js';
 import type { SqlDatabase, SqlSession } from './sql-database.js';

@@ -1,6 +1,6 @@
 import type { ListPage, ListRequest } from '@listkit/query';
+import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
 import type { OperationJson } from '../compute/operations.js';
-import type { ForwardingRuleJson } from '../compute/sample-forwarding-rules.js';
 import type { OrderState } from '../publisher/order.js';
 
 /** A project and region: the parent of forwarding rules and regional operations. */
