@@ -17,5 +17,9 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
+    // expect.poll gives up after 1 s by default: on a loaded 2-core CI machine a browser page can
+    // take longer than that to apply data or re-run a list, and the test then fails on time alone.
+    // A poll still returns as soon as its condition holds.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
