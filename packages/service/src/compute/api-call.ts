@@ -116,21 +116,3 @@ export function listAnswer<T>(kind: string, id: string, selfLink: string, page: 
     selfLink,
   };
 }
-
-/**
- * {@link listAnswer} as JSON text, with each item's JSON supplied by `itemJson` (a cache of
- * serialised resources: turning 500 rules into JSON is most of a page's cost).
- */
-export function listAnswerJson<T>(
-  kind: string,
-  id: string,
-  selfLink: string,
-  page: ListPage<T>,
-  itemJson: (item: T) => string,
-): string {
-  const parts = [`{"kind":${JSON.stringify(kind)},"id":${JSON.stringify(id)}`];
-  if (page.items.length > 0) parts.push(`,"items":[${page.items.map(itemJson).join(',')}]`);
-  if (page.nextPageToken) parts.push(`,"nextPageToken":${JSON.stringify(page.nextPageToken)}`);
-  parts.push(`,"selfLink":${JSON.stringify(selfLink)}}`);
-  return parts.join('');
-}

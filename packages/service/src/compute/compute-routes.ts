@@ -6,14 +6,15 @@ import {
   beginCall,
   beginRuleCall,
   listAnswer,
-  listAnswerJson,
   listQuery,
   READ_SCOPES,
   runList,
   startRuleOperation,
   WRITE_SCOPES,
 } from './api-call.js';
+import { ruleJsonBytes } from './forwarding-rule-collection.js';
 import { resourceName } from './forwarding-rules.js';
+import { listPageBytes } from './list-page-bytes.js';
 import { requireReferencePermissions } from './reference-permissions.js';
 import { requestIdParam } from './request-id.js';
 
@@ -80,12 +81,12 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
     const page = await runList(query, () =>
       state.forwardingRules.list(project, region, { ...query, context: { project } }),
     );
-    const body = listAnswerJson(
+    const body = listPageBytes(
       'compute#forwardingRuleList',
       `projects/${project}/regions/${region}/forwardingRules`,
       state.urls.forwardingRules(project, region),
       page,
-      (rule) => state.forwardingRules.json(rule),
+      ruleJsonBytes,
     );
     return c.body(body, 200, { 'content-type': 'application/json; charset=UTF-8' });
   });

@@ -1,11 +1,11 @@
-import { Collection, type ListPage, type ListRequest, type PageTokenCodec } from '@listkit/query';
+import type { Collection, ListPage, ListRequest, PageTokenCodec } from '@listkit/query';
 import type { EmulatorClock } from '../clock.js';
 import { errors } from '../http/api-error.js';
 import { allocateAddress } from './address-pool.js';
 import type { ComputeUrls } from './compute-urls.js';
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
-import { aggregatedForwardingRuleSchema, forwardingRuleSchema } from './forwarding-rule-schema.js';
+import { aggregatedRuleCollection, regionRuleCollection } from './forwarding-rule-collection.js';
 import { prepareForwardingRule } from './forwarding-rule-validation.js';
 import { newNumericId } from './ids.js';
 
@@ -24,27 +24,12 @@ export class ForwardingRules {
   private readonly regions = new Map<string, Collection<ForwardingRuleJson>>();
   /** Every rule of a project, across regions, for the aggregated list (keyed by selfLink). */
   private readonly projects = new Map<string, Collection<ForwardingRuleJson>>();
-  /**
-   * Each stored rule's JSON text. Stored rules are never mutated (a change stores a new object),
-   * so the text stays valid for as long as the object lives.
-   */
-  private readonly texts = new WeakMap<ForwardingRuleJson, string>();
 
   constructor(private readonly options: ForwardingRulesOptions) {}
 
   /** The rules of one project and region. */
   inRegion(project: string, region: string): ForwardingRuleJson[] {
     return this.regions.get(parentOf(project, region))?.values() ?? [];
-  }
-
-  /** The JSON text of a stored rule, serialised once. */
-  json(rule: ForwardingRuleJson): string {
-    let text = this.texts.get(rule);
-    if (text === undefined) {
-      text = JSON.stringify(rule);
-      this.texts.set(rule, text);
-    }
-    return text;
   }
 
   /** The rule, or 404 in Compute Engine's words. */
@@ -181,9 +166,7 @@ export class ForwardingRules {
   private aggregate(project: string): Collection<ForwardingRuleJson> {
     let collection = this.projects.get(project);
     if (!collection) {
-      collection = new Collection<ForwardingRuleJson>(aggregatedForwardingRuleSchema, {
-        pageTokens: this.options.pageTokens,
-      });
+      collection = aggregatedRuleCollection(this.options.pageTokens);
       this.projects.set(project, collection);
     }
     return collection;
@@ -193,9 +176,7 @@ export class ForwardingRules {
     const parent = parentOf(project, region);
     let collection = this.regions.get(parent);
     if (!collection) {
-      collection = new Collection<ForwardingRuleJson>(forwardingRuleSchema, {
-        pageTokens: this.options.pageTokens,
-      });
+      collection = regionRuleCollection(this.options.pageTokens);
       this.regions.set(parent, collection);
     }
     return collection;

@@ -1,9 +1,9 @@
 import { Collection, type PageTokenCodec } from '@listkit/query';
 import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
 import {
-  aggregatedForwardingRuleSchema,
-  forwardingRuleSchema,
-} from '../compute/forwarding-rule-schema.js';
+  aggregatedRuleCollection,
+  regionRuleCollection,
+} from '../compute/forwarding-rule-collection.js';
 import { operationSchema } from '../compute/operation-schema.js';
 import type { OperationJson } from '../compute/operations.js';
 import type { OrderState } from '../publisher/order.js';
@@ -50,20 +50,25 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
   const collectionOf = <T extends object>(
     map: Map<string, Collection<T>>,
     key: string,
-    schema: typeof forwardingRuleSchema,
+    create: () => Collection<T>,
   ) => {
     let collection = map.get(key);
     if (!collection) {
-      collection = new Collection<T>(schema, { pageTokens });
+      collection = create();
       map.set(key, collection);
     }
     return collection;
   };
   const rulesIn = (parent: RegionRef) =>
-    collectionOf(regions, regionParent(parent), forwardingRuleSchema);
+    collectionOf(regions, regionParent(parent), () => regionRuleCollection(pageTokens));
   const aggregate = (project: string) =>
-    collectionOf(projects, project, aggregatedForwardingRuleSchema);
-  const operationsIn = (parent: string) => collectionOf(operationLists, parent, operationSchema);
+    collectionOf(projects, project, () => aggregatedRuleCollection(pageTokens));
+  const operationsIn = (parent: string) =>
+    collectionOf(
+      operationLists,
+      parent,
+      () => new Collection<OperationJson>(operationSchema, { pageTokens }),
+    );
   const operationKey = (parent: RegionRef, name: string) => `${regionParent(parent)}/${name}`;
   const requestKey = (parent: RegionRef, requestId: string) =>
     `${regionParent(parent)}\u0000${requestId}`;

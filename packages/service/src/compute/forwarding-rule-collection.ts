@@ -1,0 +1,88 @@
+import { Collection, type PageTokenCodec } from '@listkit/query';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
+import { aggregatedForwardingRuleSchema, forwardingRuleSchema } from './forwarding-rule-schema.js';
+
+/**
+ * The fields every forwarding-rule collection indexes for filters: a filter with an equality on
+ * one of them (`labels.env = prod`, `IPProtocol = UDP`, `IPAddress = "10.0.0.7"`) may seek the
+ * index instead of scanning the ordering, when that visits fewer rules (`Collection.plan()`).
+ * These are the fields users filter on by value (labels, address, protocol, scheme, the network
+ * and what the rule points at); each costs one counter update per write, plus one tree insert per
+ * ordering a filtered page has used. Measured in BENCHMARKS.md (HTTP section).
+ */
+export const FORWARDING_RULE_INDEXES: readonly string[] = [
+  'labels',
+  'IPAddress',
+  'IPProtocol',
+  'loadBalancingScheme',
+  'network',
+  'subnetwork',
+  'target',
+  'backendService',
+];
+
+/**
+ * The collection of one region's forwarding rules: the schema, keyed by name, with the declared
+ * {@link FORWARDING_RULE_INDEXES}. The one place a region's collection is built, so the route and
+ * every in-memory store list the same way.
+ *
+ * @example
+ * ```ts
+ * const rules = regionRuleCollection(await PageTokenCodec.create());
+ * rules.put({ name: 'web', labels: { env: 'prod' } });
+ * console.log(String(rules.plan({ filter: 'labels.env = prod', pageSize: 500 })));
+ * ```
+ */
+export function regionRuleCollection(pageTokens: PageTokenCodec): Collection<ForwardingRuleJson> {
+  return new Collection<ForwardingRuleJson>(forwardingRuleSchema, {
+    pageTokens,
+    indexes: FORWARDING_RULE_INDEXES,
+  });
+}
+
+/**
+ * The collection of every forwarding rule of a project (the aggregated list): keyed by
+ * `selfLink`, since names repeat across regions, with the same declared indexes.
+ *
+ * @example
+ * ```ts
+ * const all = aggregatedRuleCollection(await PageTokenCodec.create());
+ * all.put({ name: 'web', selfLink: 'https://…/regions/us-central1/forwardingRules/web' });
+ * ```
+ */
+export function aggregatedRuleCollection(
+  pageTokens: PageTokenCodec,
+): Collection<ForwardingRuleJson> {
+  return new Collection<ForwardingRuleJson>(aggregatedForwardingRuleSchema, {
+    pageTokens,
+    indexes: FORWARDING_RULE_INDEXES,
+  });
+}
+
+/**
+ * Each stored rule's JSON as UTF-8 bytes. Stored rules are never mutated (a change stores a new
+ * object), so the bytes stay valid for as long as the object lives; the map holds them weakly,
+ * so they go with the rule (bounded by the rules stored).
+ */
+const storedBytes = new WeakMap<ForwardingRuleJson, Uint8Array>();
+
+/**
+ * The JSON of a stored forwarding rule as UTF-8 bytes, serialised once per stored object: a list
+ * page of 500 rules is assembled from these instead of serialising 500 objects. Only for objects
+ * nobody mutates after storing (the collections' items); a fresh object is serialised and kept
+ * until it is collected.
+ *
+ * @example
+ * ```ts
+ * const page = await rules.list({ pageSize: 500 });
+ * const parts = page.items.map(ruleJsonBytes);
+ * ```
+ */
+export function ruleJsonBytes(rule: ForwardingRuleJson): Uint8Array {
+  let bytes = storedBytes.get(rule);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(rule));
+    storedBytes.set(rule, bytes);
+  }
+  return bytes;
+}
