@@ -17,6 +17,7 @@ import { type Seed, seedState } from './control/seed.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
+import { type CompressionOptions, gzipResponses } from './http/compression.js';
 import { Faults } from './http/faults.js';
 import { hostAllowed } from './http/host-check.js';
 import { RequestLog, type RequestRecord } from './http/request-log.js';
@@ -65,6 +66,12 @@ export interface EmulatorOptions {
    * {@link Emulator.listen} runs, or from the start when this option is given.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Gzip of JSON answers for clients whose `Accept-Encoding` accepts it, as Compute Engine
+   * answers large lists; `false` sends every body as it is. Default: bodies of 8 KiB or more,
+   * zlib level 1 (docs/decisions.md).
+   */
+  compression?: CompressionOptions | false;
 }
 
 /** A running emulator. */
@@ -191,6 +198,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     return next();
   });
   app.use('*', urlLimit());
+  if (options.compression !== false) app.use('*', gzipResponses(options.compression));
   // Project and region are checked before any route touches state.
   app.use('/compute/v1/projects/:project/*', computePathSegments());
   app.use('/compute/v1/projects/:project/regions/:region/*', computePathSegments());

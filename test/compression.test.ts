@@ -1,0 +1,120 @@
+// Gzip of large answers over real HTTP (loopback): what Compute Engine does when a client asks,
+// and what the real Google clients must still read.
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeClients, googleapisCompute } from './support/real-clients.js';
+
+const project = 'my-project';
+const region = 'us-central1';
+const LIST = `/compute/v1/projects/${project}/regions/${region}/forwardingRules`;
+
+/** One GET with node:http, which (unlike fetch) hands back the body exactly as sent. */
+function get(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { authorization: 'Bearer t', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('gzip of large answers', () => {
+  const seeded = sampleForwardingRules(600, { project });
+  let emulator: Emulator;
+  let url: string;
+
+  beforeAll(async () => {
+    emulator = await createEmulator({
+      seed: { forwardingRules: seeded.map((rule) => ({ project, region, rule })) },
+    });
+    url = await emulator.listen(0);
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it('gzips a page of 500 when the client accepts gzip; the JSON is the same', async () => {
+    const plain = await get(`${url}${LIST}`, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    const zipped = await get(`${url}${LIST}`, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('Accept-Encoding');
+    expect(zipped.body.length).toBeLessThan(plain.body.length / 5);
+    const page = JSON.parse(gunzipSync(zipped.body).toString('utf8'));
+    expect(page.items).toHaveLength(500);
+    // Page tokens differ (each is sealed afresh); the rest is byte for byte the same.
+    const strip = (text: string) => text.replace(/"nextPageToken":"[^"]*"/, '');
+    expect(strip(gunzipSync(zipped.body).toString('utf8'))).toBe(
+      strip(plain.body.toString('utf8')),
+    );
+  });
+
+  it.each([
+    ['gzip;q=0', undefined],
+    ['identity', undefined],
+    ['br', undefined],
+    ['*', 'gzip'],
+    ['deflate, *;q=0.5', 'gzip'],
+    ['GZIP;q=0.3', 'gzip'],
+    ['*, gzip;q=0', undefined],
+  ])('Accept-Encoding %j answers content-encoding %j', async (accept, encoding) => {
+    const res = await get(`${url}${LIST}`, { 'accept-encoding': accept });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+  });
+
+  it('leaves small answers alone (under 8 KiB), errors included', async () => {
+    const small = await get(`${url}${LIST}?maxResults=2`, { 'accept-encoding': 'gzip' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString('utf8')).items).toHaveLength(2);
+    const bad = await get(`${url}${LIST}?filter=name%20%3D`, { 'accept-encoding': 'gzip' });
+    expect(bad.status).toBe(400);
+    expect(bad.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(bad.body.toString('utf8')).error.code).toBe(400);
+  });
+
+  it('@google-cloud/compute (gzip, deflate, br) and googleapis (gzip) read gzipped pages', async () => {
+    const clients = computeClients(url);
+    try {
+      const names: string[] = [];
+      for await (const rule of clients.rules.listAsync({ project, region, maxResults: 500 })) {
+        names.push(rule.name!);
+      }
+      expect(names).toEqual(seeded.map((r) => r.name).sort());
+    } finally {
+      await clients.close();
+    }
+    const compute = googleapisCompute(url);
+    const res = await compute.forwardingRules.list({ project, region, maxResults: 500 });
+    expect(res.data.items).toHaveLength(500);
+    // googleapis decompresses, and keeps the header it was answered with.
+    expect(new Headers(res.headers as HeadersInit).get('content-encoding')).toBe('gzip');
+  });
+
+  it('can be turned off', async () => {
+    const off = await createEmulator({
+      compression: false,
+      seed: { forwardingRules: seeded.map((rule) => ({ project, region, rule })) },
+    });
+    try {
+      const res = await get(`${await off.listen(0)}${LIST}`, { 'accept-encoding': 'gzip' });
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(JSON.parse(res.body.toString('utf8')).items).toHaveLength(500);
+    } finally {
+      await off.close();
+    }
+  });
+});
