@@ -9,15 +9,22 @@ const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /\s+/, group: Lexe
 // AIP-160
 
 /**
- * Every character a bare word may start with, for Chevrotain's first-character optimisation
- * (it cannot derive that from a negated class). Above U+00FF Chevrotain groups characters in
- * blocks of 256, so one character per block stands for the whole block.
+ * Every character that does not match `excluded`, for Chevrotain's first-character optimisation
+ * (it cannot derive that from a negated class, and one token it cannot optimise turns the
+ * optimisation off for its whole mode). Above U+00FF Chevrotain groups characters in blocks of
+ * 256, so one character per block stands for the whole block.
  */
-const TEXT_START_CHARS: number[] = [];
-for (let code = 0; code <= 0xff; code++) {
-  if (!/[\s().=:<>!,"'-]/.test(String.fromCharCode(code))) TEXT_START_CHARS.push(code);
+function startCharsExcept(excluded: RegExp): number[] {
+  const codes: number[] = [];
+  for (let code = 0; code <= 0xff; code++) {
+    if (!excluded.test(String.fromCharCode(code))) codes.push(code);
+  }
+  for (let code = 0x100; code <= 0xffff; code += 0x100) codes.push(code);
+  return codes;
 }
-for (let code = 0x100; code <= 0xffff; code += 0x100) TEXT_START_CHARS.push(code);
+
+/** Every character a bare word may start with. */
+const TEXT_START_CHARS = startCharsExcept(/[\s().=:<>!,"'-]/);
 
 /** A bare word: no whitespace, no `( ) . = : < > ! , " '`, and not starting with `-`. */
 export const Text = createToken({
@@ -192,6 +199,8 @@ export const RegexUnquoted = createToken({
     },
   },
   line_breaks: true,
+  // It may start with any character (after an operator); the hint keeps the mode optimised.
+  start_chars_hint: startCharsExcept(/(?!)/),
 });
 
 /** Whether the character at `index` follows an odd run of backslashes (not before `from`). */
@@ -229,6 +238,7 @@ export const RegexOther = createToken({
   name: 'RegexOther',
   label: 'text',
   pattern: /[^\s()]+/,
+  start_chars_hint: startCharsExcept(/[\s()]/),
 });
 
 const regexTokens = [
@@ -248,5 +258,7 @@ export const allTokens = [...new Set([...aipTokens, ...regexTokens])];
 
 export const filterLexer = new Lexer(
   { modes: { aip: aipTokens, regex: regexTokens }, defaultMode: 'aip' },
-  { positionTracking: 'onlyOffset', ensureOptimizations: false },
+  // Throws at load if a token defeats the first-character optimisation (a mode without it lexes
+  // by trying every pattern at every position).
+  { positionTracking: 'onlyOffset', ensureOptimizations: true },
 );
