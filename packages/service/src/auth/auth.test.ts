@@ -1,39 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
+import { call } from '../testing/http-call.js';
 import type { TokenGrant } from './auth.js';
 
 // Authentication, OAuth scopes and IAM permissions (spec §5), through the public HTTP interface.
 
-const ORIGIN = 'http://emulator';
 const SCOPE = 'https://www.googleapis.com/auth/';
 
-type Emu = Awaited<ReturnType<typeof createEmulator>>;
 type Json = Record<string, unknown> & {
   error?: { code: number; message: string; errors: Record<string, unknown>[] };
 };
 
 const rules = (project = 'p', region = 'r') =>
   `/compute/v1/projects/${project}/regions/${region}/forwardingRules`;
-
-async function call(
-  emulator: Emu,
-  method: string,
-  path: string,
-  init: { token?: string | null; authorization?: string; body?: unknown } = {},
-): Promise<{ status: number; json: Json }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (init.authorization !== undefined) headers.authorization = init.authorization;
-  else if (init.token !== null) headers.authorization = `Bearer ${init.token ?? 'tok'}`;
-  const response = await emulator.fetch(
-    new Request(ORIGIN + path, {
-      method,
-      headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, json: text ? (JSON.parse(text) as Json) : {} };
-}
 
 /** An external rule body the real API accepts. */
 const externalRule = (name: string) => ({

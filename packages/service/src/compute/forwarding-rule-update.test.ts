@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../emulator.js';
+import { call } from '../testing/http-call.js';
 import { EMPTY_LABELS_FINGERPRINT } from './fingerprint.js';
 import { MIGRATION_TRANSITIONS, type MigrationState } from './migration-state-machine.js';
 
@@ -8,26 +9,20 @@ type Json = Record<string, unknown>;
 
 async function setUp(rule: Json = {}) {
   const emulator = await createEmulator();
-  const call = async (method: string, url: string, body?: unknown) => {
-    const res = await emulator.fetch(
-      new Request(url, {
-        method,
-        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    );
-    return { status: res.status, body: (await res.json()) as Json };
+  const send = async (method: string, url: string, body?: Json) => {
+    const res = await call<Json>(emulator, method, url, { body });
+    return { status: res.status, body: res.json };
   };
-  const created = await call('POST', BASE, {
+  const created = await send('POST', BASE, {
     name: 'fr-1',
     IPProtocol: 'TCP',
     portRange: '80',
     ...rule,
   });
   expect(created.status).toBe(200);
-  const get = async () => (await call('GET', `${BASE}/fr-1`)).body;
-  const patch = (body: Json) => call('PATCH', `${BASE}/fr-1`, body);
-  const setLabels = (body: Json) => call('POST', `${BASE}/fr-1/setLabels`, body);
+  const get = async () => (await send('GET', `${BASE}/fr-1`)).body;
+  const patch = (body: Json) => send('PATCH', `${BASE}/fr-1`, body);
+  const setLabels = (body: Json) => send('POST', `${BASE}/fr-1/setLabels`, body);
   return { emulator, call, get, patch, setLabels };
 }
 

@@ -1,5 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../emulator.js';
+import { call } from '../testing/http-call.js';
 import { EMPTY_LABELS_FINGERPRINT } from './fingerprint.js';
 import { FORWARDING_RULE_ENUMS } from './forwarding-rule-schema.js';
 import {
@@ -92,21 +93,14 @@ beforeAll(async () => {
 });
 beforeEach(() => emulator.reset());
 
-async function call(method: string, url: string, body?: string) {
-  const res = await emulator.fetch(
-    new Request(url, {
-      method,
-      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body }),
-    }),
-  );
-  return { status: res.status, json: (await res.json()) as Json };
-}
 const rulesUrl = (region = REGION) =>
   `http://x/compute/v1/projects/p/regions/${region}/forwardingRules`;
 const insert = (body: unknown, region?: string) =>
-  call('POST', rulesUrl(region), body === undefined ? undefined : JSON.stringify(body));
-const get = (name: string, region?: string) => call('GET', `${rulesUrl(region)}/${name}`);
+  call<Json>(emulator, 'POST', rulesUrl(region), {
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+const get = (name: string, region?: string) =>
+  call<Json>(emulator, 'GET', `${rulesUrl(region)}/${name}`);
 
 async function check(row: Row): Promise<void> {
   for (const rule of row.before ?? []) {

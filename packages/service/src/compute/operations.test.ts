@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../clock.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
+import { call } from '../testing/http-call.js';
 
 // Regional operations: their shape, the completion policies, wait, retention, delete and list,
 // through the public HTTP interface.
@@ -30,23 +31,6 @@ type Op = {
 };
 type OpList = { kind: string; id: string; selfLink: string; items?: Op[]; nextPageToken?: string };
 
-async function call<T = Op>(
-  emulator: Emu,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: T }> {
-  const response = await emulator.fetch(
-    new Request(ORIGIN + path, {
-      method,
-      headers: { authorization: 'Bearer tok', 'content-type': 'application/json' },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, json: (text ? JSON.parse(text) : {}) as T };
-}
-
 const rule = (name: string, port = 80) => ({
   name,
   IPProtocol: 'TCP',
@@ -56,14 +40,16 @@ const rule = (name: string, port = 80) => ({
 });
 
 async function insert(emulator: Emu, name: string, query = ''): Promise<Op> {
-  const res = await call(emulator, 'POST', `${REGION}/forwardingRules${query}`, rule(name));
+  const res = await call<Op>(emulator, 'POST', `${REGION}/forwardingRules${query}`, {
+    body: rule(name),
+  });
   expect(res.status).toBe(200);
   return res.json;
 }
 const getOp = (emulator: Emu, name: string) =>
-  call(emulator, 'GET', `${REGION}/operations/${name}`);
+  call<Op>(emulator, 'GET', `${REGION}/operations/${name}`);
 const waitOp = (emulator: Emu, name: string, body?: string) =>
-  call(emulator, 'POST', `${REGION}/operations/${name}/wait`, body);
+  call<Op>(emulator, 'POST', `${REGION}/operations/${name}/wait`, { body });
 const listOps = (emulator: Emu, query = '') =>
   call<OpList>(emulator, 'GET', `${REGION}/operations${query}`);
 

@@ -3,27 +3,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthConfig } from '../auth/auth.js';
 import { createEmulator, type Emulator } from '../emulator.js';
 import { hostAllowed, isLoopback } from '../http/host-check.js';
+import { call as callEmulator } from '../testing/http-call.js';
 
 // Who may use the control plane (/_listkit), and from where, through HTTP.
 
-const ORIGIN = 'http://emulator';
 const RULES = '/compute/v1/projects/p/regions/r/forwardingRules';
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON answers of many shapes
-type Json = any;
-
-async function call(
+/** A request with exactly the headers given (no default token or content type). */
+const call = (
   emulator: Emulator,
   method: string,
   path: string,
   headers: Record<string, string> = {},
   body?: string,
-): Promise<{ status: number; json: Json }> {
-  const response = await emulator.fetch(new Request(ORIGIN + path, { method, headers, body }));
-  const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : undefined };
-}
+) => callEmulator(emulator, method, path, { token: null, headers, body, bareHeaders: true });
 
 const insertRule = (emulator: Emulator, token = 'api-token') =>
   call(

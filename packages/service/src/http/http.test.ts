@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Seed } from '../control/seed.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
+import { call } from '../testing/http-call.js';
 
 // HTTP details of the Compute routes: query parameters, bodies, error envelopes, list shape,
 // requestId and the base URL, through the public HTTP interface.
@@ -13,32 +14,6 @@ const BASE = 'https://www.googleapis.com/compute/v1/';
 type Emu = Awaited<ReturnType<typeof createEmulator>>;
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers of many shapes
 type Json = any;
-
-async function call(
-  emulator: Emu,
-  method: string,
-  path: string,
-  init: { body?: BodyInit; headers?: Record<string, string> } = {},
-): Promise<{ status: number; json: Json; headers: Headers }> {
-  const response = await emulator.fetch(
-    new Request(ORIGIN + path, {
-      method,
-      headers: {
-        authorization: 'Bearer tok',
-        'content-type': 'application/json',
-        ...init.headers,
-      },
-      body: init.body,
-      ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}),
-    } as RequestInit),
-  );
-  const text = await response.text();
-  return {
-    status: response.status,
-    json: text ? JSON.parse(text) : undefined,
-    headers: response.headers,
-  };
-}
 
 const rule = (name: string, extra: Record<string, unknown> = {}) => ({
   name,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../clock.js';
 import { createEmulator } from '../emulator.js';
+import { type CallInit, request } from '../testing/http-call.js';
 import type { OrderSeed } from './order.js';
 import { refundDeadline } from './orders.js';
 
@@ -13,15 +14,9 @@ async function emulatorWith(
 ) {
   const clock = new EmulatorClock(() => NOW);
   const emulator = await createEmulator({ clock, seed: { orders }, ...options });
-  const call = (method: string, path: string, init: RequestInit = {}) =>
-    emulator.fetch(
-      new Request(`http://emulator${path}`, {
-        method,
-        ...init,
-        headers: { authorization: 'Bearer t', ...(init.headers as Record<string, string>) },
-      }),
-    );
-  const refund = (orderId: string, query = '', init: RequestInit = {}) =>
+  const call = (method: string, path: string, init: CallInit = {}) =>
+    emulator.fetch(request(method, path, init));
+  const refund = (orderId: string, query = '', init: CallInit = {}) =>
     call(
       'POST',
       `/androidpublisher/v3/applications/${PACKAGE}/orders/${encodeURIComponent(orderId)}:refund${query}`,
