@@ -8,18 +8,24 @@ const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /\s+/, group: Lexe
 // ---------------------------------------------------------------------------------------------
 // AIP-160
 
+const CHEVROTAIN_BLOCK = 255;
+
 /**
  * Every character that does not match `excluded`, for Chevrotain's first-character optimisation
  * (it cannot derive that from a negated class, and one token it cannot optimise turns the
  * optimisation off for its whole mode). Above U+00FF Chevrotain groups characters in blocks of
- * 256, so one character per block stands for the whole block.
+ * 255 (`255 + floor(code / 255)`), so one character per block stands for the whole block. (Steps
+ * of 256 missed one block in 255, such as U+FE01–U+FEFF: a bare word starting with the emoji
+ * variation selector U+FE0F was an "unexpected character".)
  */
 function startCharsExcept(excluded: RegExp): number[] {
   const codes: number[] = [];
   for (let code = 0; code <= 0xff; code++) {
     if (!excluded.test(String.fromCharCode(code))) codes.push(code);
   }
-  for (let code = 0x100; code <= 0xffff; code += 0x100) codes.push(code);
+  for (let code = 0x100; code <= 0xffff; code++) {
+    if (code === 0x100 || code % CHEVROTAIN_BLOCK === 0) codes.push(code);
+  }
   return codes;
 }
 

@@ -166,6 +166,25 @@ describe('AIP-160 grammar', () => {
   });
 });
 
+describe('bare words beyond Latin-1', () => {
+  it('start with any BMP character that is not a blank or a surrogate', () => {
+    const refused: string[] = [];
+    for (let code = 0x100; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const char = String.fromCharCode(code);
+      if (/\s/.test(char)) continue;
+      try {
+        parseFilter(`a = ${char}`);
+      } catch {
+        refused.push(code.toString(16));
+      }
+    }
+    // Before, one Chevrotain block in 255 was missing from the lexer's start hints (U+FE01–FEFF…).
+    expect(refused).toEqual([]);
+    expect(parseFilter('mood = \uFE0F').style).toBe('aip-160');
+  });
+});
+
 describe('string literals', () => {
   it.each([
     [String.raw`a = "x\ny"`, 'x\ny'],
