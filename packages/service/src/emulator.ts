@@ -20,6 +20,7 @@ import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { type CompressionOptions, gzipResponses } from './http/compression.js';
 import { Faults } from './http/faults.js';
 import { hostAllowed } from './http/host-check.js';
+import { jsonContentType } from './http/json-content-type.js';
 import { RequestLog, type RequestRecord } from './http/request-log.js';
 import { answerClientError, MAX_HEADER_BYTES, urlLimit } from './http/request-size.js';
 import { Orders } from './publisher/orders.js';
@@ -198,6 +199,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     return next();
   });
   app.use('*', urlLimit());
+  app.use('*', jsonContentType());
   if (options.compression !== false) app.use('*', gzipResponses(options.compression));
   // Project and region are checked before any route touches state.
   app.use('/compute/v1/projects/:project/*', computePathSegments());

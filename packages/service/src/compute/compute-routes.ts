@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { readJsonBody } from '../http/body.js';
+import { JSON_CONTENT_TYPE } from '../http/json-content-type.js';
 import {
   beginCall,
   beginRuleCall,
@@ -88,7 +89,7 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       page,
       ruleJsonBytes,
     );
-    return c.body(body, 200, { 'content-type': 'application/json; charset=UTF-8' });
+    return c.body(body, 200, { 'content-type': JSON_CONTENT_TYPE });
   });
 
   app.get(`${REGIONAL}/forwardingRules/:name`, (c) => {

@@ -26,7 +26,6 @@ type Op = {
   endTime?: string;
   region: string;
   selfLink: string;
-  creationTimestamp: string;
   error?: { code: number; message: string; errors: Record<string, unknown>[] };
 };
 type OpList = { kind: string; id: string; selfLink: string; items?: Op[]; nextPageToken?: string };
@@ -78,6 +77,8 @@ describe('the operation an insert answers', () => {
     expect(op.insertTime).toMatch(RFC3339);
     expect(op.startTime).toMatch(RFC3339);
     expect(op).not.toHaveProperty('endTime');
+    // Deprecated, and absent from every recorded real Operation answer.
+    expect(op).not.toHaveProperty('creationTimestamp');
     expect(op).not.toHaveProperty('error');
     // targetId is the created rule's id.
     const created = await call<{ id: string; selfLink: string }>(

@@ -6,12 +6,14 @@ import { newNumericId, newOperationName } from './ids.js';
 import type { OperationPolicy } from './operation-policy.js';
 import { operationSchema } from './operation-schema.js';
 
-/** A Compute Engine Operation as it is sent on the wire. */
+/**
+ * A Compute Engine Operation as it is sent on the wire. It has no `creationTimestamp`: the field
+ * is deprecated and recorded real answers never carry it (docs/decisions.md).
+ */
 export type OperationJson = {
   kind: 'compute#operation';
   id: string;
   name: string;
-  creationTimestamp: string;
   operationType: string;
   targetLink: string;
   targetId: string;
@@ -45,8 +47,19 @@ export interface OperationStart {
   requestId?: string;
 }
 
+/**
+ * An operation as kept: the wire shape plus its creation time, which only the list engine reads
+ * (`orderBy=creationTimestamp desc` and filters on it still work, as Compute accepts them).
+ */
+type StoredOperation = OperationJson & { creationTimestamp: string };
+
+/** The wire answer of a stored operation: a copy without the list engine's creation time. */
+function answer({ creationTimestamp: _, ...op }: StoredOperation): OperationJson {
+  return op;
+}
+
 interface Entry {
-  op: OperationJson;
+  op: StoredOperation;
   parent: string;
   reads: number;
   startedAt: number;
@@ -95,7 +108,7 @@ export class Operations {
   private readonly done = new Map<string, Entry>();
   /** requestId (scoped to project and region) → entry key. */
   private readonly requests = new Map<string, string>();
-  private readonly lists = new Map<string, Collection<OperationJson>>();
+  private readonly lists = new Map<string, Collection<StoredOperation>>();
 
   constructor(private readonly options: OperationsOptions) {}
 
@@ -106,7 +119,7 @@ export class Operations {
     const iso = new Date(now).toISOString();
     const name = newOperationName(now);
     const parent = `projects/${init.project}/regions/${init.region}`;
-    const op: OperationJson = {
+    const op: StoredOperation = {
       kind: 'compute#operation',
       id: newNumericId(),
       name,
@@ -145,7 +158,7 @@ export class Operations {
     if (entry.policy.mode === 'duration' && entry.policy.ms === 0) this.complete(entry);
     this.list(parent).put(op);
     this.sweep(); // after adding it, so that the count holds
-    return { ...op };
+    return answer(op);
   }
 
   /**
@@ -160,21 +173,21 @@ export class Operations {
     const entry = key ? this.entries.get(key) : undefined;
     if (!entry) return undefined;
     this.advance(entry, false); // time-based completion applies; a retry is not a poll
-    return { ...entry.op };
+    return answer(entry.op);
   }
 
   /** `GET …/operations/{name}`: one read, which may advance the operation. */
   get(project: string, region: string, name: string): OperationJson {
     const entry = this.find(project, region, name);
     this.advance(entry, true);
-    return { ...entry.op };
+    return answer(entry.op);
   }
 
   /** The operation as it stands, without counting a read (HEAD): only time may advance it. */
   peek(project: string, region: string, name: string): OperationJson {
     const entry = this.find(project, region, name);
     this.advance(entry, false);
-    return { ...entry.op };
+    return answer(entry.op);
   }
 
   /**
@@ -194,7 +207,7 @@ export class Operations {
       await sleep(Math.max(1, Math.min(remaining, deadline - Date.now(), 50)));
       this.advance(entry, false);
     }
-    return { ...entry.op };
+    return answer(entry.op);
   }
 
   /** `DELETE …/operations/{name}`. */
@@ -213,7 +226,8 @@ export class Operations {
     this.sweep();
     for (const entry of [...(this.runningIn.get(parent) ?? [])]) this.advance(entry, false);
     // Bound to the collection (operations), not only the region: a rules token is refused here.
-    return this.list(parent).list({ ...request, parent: `${parent}/operations` });
+    const page = await this.list(parent).list({ ...request, parent: `${parent}/operations` });
+    return { ...page, items: page.items.map(answer) };
   }
 
   /** Forgets every operation (reset). */
@@ -228,7 +242,7 @@ export class Operations {
 
   /** Every operation, for the control plane. */
   all(): OperationJson[] {
-    return [...this.entries.values()].map((e) => ({ ...e.op }));
+    return [...this.entries.values()].map((e) => answer(e.op));
   }
 
   private find(project: string, region: string, name: string): Entry {
@@ -327,10 +341,10 @@ export class Operations {
     this.list(entry.parent).delete(entry.op.name);
   }
 
-  private list(parent: string): Collection<OperationJson> {
+  private list(parent: string): Collection<StoredOperation> {
     let list = this.lists.get(parent);
     if (!list) {
-      list = new Collection<OperationJson>(operationSchema, {
+      list = new Collection<StoredOperation>(operationSchema, {
         pageTokens: this.options.pageTokens,
       });
       this.lists.set(parent, list);

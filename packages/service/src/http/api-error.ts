@@ -1,3 +1,5 @@
+import { JSON_CONTENT_TYPE } from './json-content-type.js';
+
 /** One entry of `error.errors[]` in Google's error envelope. */
 export interface ErrorItem {
   domain: string;
@@ -69,7 +71,7 @@ export class ApiError extends Error {
   toResponse(): Response {
     return new Response(JSON.stringify(this.body()), {
       status: this.status,
-      headers: { 'content-type': 'application/json; charset=UTF-8' },
+      headers: { 'content-type': JSON_CONTENT_TYPE },
     });
   }
 }

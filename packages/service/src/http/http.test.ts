@@ -112,6 +112,53 @@ describe('query strings', () => {
   });
 });
 
+describe('the content type of answers', () => {
+  it('is application/json; charset=UTF-8 on JSON answers and errors, as in the real API', async () => {
+    const emulator = await createEmulator();
+    const inserted = await insert(emulator, rule('fr-1'));
+    const op = inserted.json;
+    const answers = [
+      inserted,
+      await list(emulator),
+      await call(emulator, 'GET', `${RULES}/fr-1`),
+      await call(emulator, 'GET', `${REGION}/operations/${op.name}`),
+      await call(emulator, 'GET', `${REGION}/operations?maxResults=1`),
+      await call(emulator, 'GET', `${RULES}/nope`),
+      await list(emulator, '?filter=(('),
+    ];
+    for (const res of answers) {
+      expect(res.headers.get('content-type'), res.text).toBe('application/json; charset=UTF-8');
+    }
+  });
+});
+
+describe('operations in answers', () => {
+  it('carry no creationTimestamp on insert, get, wait and list, as recorded real answers', async () => {
+    const emulator = await createEmulator();
+    const op = (await insert(emulator, rule('fr-1'))).json;
+    const answers = [
+      op,
+      (await call(emulator, 'GET', `${REGION}/operations/${op.name}`)).json,
+      (await call(emulator, 'POST', `${REGION}/operations/${op.name}/wait`)).json,
+      ...(await call(emulator, 'GET', `${REGION}/operations`)).json.items,
+    ];
+    for (const answer of answers) {
+      expect(answer.kind).toBe('compute#operation');
+      expect(answer).not.toHaveProperty('creationTimestamp');
+    }
+    // The list still orders by creation time, as Compute accepts `creationTimestamp desc`.
+    await insert(emulator, rule('fr-2'));
+    const ordered = await call(
+      emulator,
+      'GET',
+      `${REGION}/operations?orderBy=creationTimestamp%20desc`,
+    );
+    expect(
+      ordered.json.items.map((o: { targetLink: string }) => o.targetLink.split('/').pop()),
+    ).toEqual(['fr-2', 'fr-1']);
+  });
+});
+
 describe('maxResults', () => {
   // [maxResults, items on the first page]
   const table: [string, number][] = [

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './api-error.js';
+import { JSON_CONTENT_TYPE } from './json-content-type.js';
 
 /**
  * The longest request target (path and query) answered, in characters: 64 KiB holds the longest
@@ -64,6 +65,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     error: { code: status, message, errors: [{ domain: 'global', reason: 'badRequest', message }] },
   });
   socket.end(
-    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${text}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
