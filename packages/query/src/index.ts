@@ -50,6 +50,13 @@ export {
   RegexTooLargeError,
 } from './filter/regex/regex-engine.js';
 export {
+  type FilterToken,
+  type FilterTokenKind,
+  type Tokenized,
+  tokenize,
+} from './filter/tokenize.js';
+export { type FilterNode, type FilterVisitor, walkFilter } from './filter/walk.js';
+export {
   Collection,
   type CollectionOptions,
   type ListPage,
@@ -57,7 +64,6 @@ export {
   resolvePageSize,
 } from './list/collection.js';
 export type { AccessPath, ListPlan } from './list/plan.js';
-export { SortedIndex } from './list/sorted-index.js';
 export {
   type OrderBy,
   type OrderByOptions,
@@ -71,7 +77,7 @@ export {
   PageTokenCodec,
   type PageTokenCodecOptions,
 } from './page-token/page-token-codec.js';
-export { compareDurations, type Duration, parseDuration } from './schema/duration.js';
+export { type Duration, parseDuration } from './schema/duration.js';
 export {
   defineSchema,
   type EnumType,
@@ -86,6 +92,5 @@ export {
   type ScalarType,
   t,
 } from './schema/field-type.js';
-export { parseInt64 } from './schema/int64.js';
-export { compareInstants, type Instant, parseTimestamp } from './schema/timestamp.js';
+export { type Instant, parseTimestamp } from './schema/timestamp.js';
 export * from './sql/index.js';

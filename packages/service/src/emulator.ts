@@ -14,6 +14,7 @@ import { computePathSegments } from './compute/path-segments.js';
 import { controlGuard } from './control/control-guard.js';
 import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
 import { type Seed, seedState } from './control/seed.js';
+import type { EmulatorControls } from './emulator-controls.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
@@ -90,8 +91,8 @@ export interface Emulator {
   /** Stops listening. */
   close(): Promise<void>;
   readonly clock: EmulatorClock;
-  /** The shared state, for embedding code and tests. */
-  readonly state: EmulatorState;
+  /** Settings, injected faults, the request log and read-only views of the stores. */
+  readonly state: EmulatorControls;
 }
 
 /**

@@ -14,6 +14,7 @@ export { sampleForwardingRules } from './compute/sample-forwarding-rules.js';
 export { CONTROL_PREFIX } from './control/control-routes.js';
 export type { Seed } from './control/seed.js';
 export { createEmulator, type Emulator, type EmulatorOptions } from './emulator.js';
+export type { EmulatorControls } from './emulator-controls.js';
 export { ApiError } from './http/api-error.js';
 export type { FaultRule } from './http/faults.js';
 export type { RequestRecord } from './http/request-log.js';

@@ -4,6 +4,7 @@ import { defineSchema, t } from '../schema/field-type.js';
 import { compileFilter } from './compile.js';
 import { re2WasmEngine } from './regex/re2-wasm-engine.js';
 import { re2jsEngine } from './regex/re2js-engine.js';
+import { RegexCache } from './regex/regex-cache.js';
 
 const schema = defineSchema({
   key: 'name',
@@ -379,5 +380,29 @@ describe('compiled filters', () => {
     ]) {
       expect(filter.matches(junk)).toBe(false);
     }
+  });
+});
+
+describe('the regexCache option', () => {
+  it('compiles regexes into the cache given, and gives them back on dispose', () => {
+    const cache = new RegexCache(re2WasmEngine, { capacity: 4 });
+    const filter = compileFilter('(name eq "own-cache-[0-9]+")', schema, { regexCache: cache });
+    expect(cache.size).toBe(1);
+    expect(filter.matches({ name: 'own-cache-12' })).toBe(true);
+    expect(filter.matches({ name: 'own-cache-x' })).toBe(false);
+    filter.dispose();
+    cache.clear();
+    expect(cache.size).toBe(0);
+  });
+
+  it('uses the engine of the cache, and refuses a different regexEngine', () => {
+    const cache = new RegexCache(re2WasmEngine);
+    // `\C` compiles in C++ RE2 only: it proves which engine ran.
+    expect(
+      compileFilter('name eq "a\\C"', schema, { regexCache: cache }).matches({ name: 'ab' }),
+    ).toBe(true);
+    expect(() =>
+      compileFilter('name eq "a.*"', schema, { regexCache: cache, regexEngine: re2jsEngine }),
+    ).toThrow(new TypeError('regexCache compiles with re2-wasm but regexEngine is re2js'));
   });
 });

@@ -44,6 +44,13 @@ export interface CompileOptions extends ParseOptions {
    * docs/regex-engines.md for why it is not the default.
    */
   regexEngine?: RegexEngine;
+  /**
+   * Where compiled regexes come from and go back to. By default one cache per engine is shared
+   * by every filter of the process (1,000 patterns, 64 MiB); give your own to bound or drop the
+   * regexes of one tenant or one test separately. Its engine is the one used, so `regexEngine`,
+   * if also given, must be the same.
+   */
+  regexCache?: RegexCache;
 }
 
 type Predicate = (resource: unknown) => boolean;
@@ -53,7 +60,7 @@ type Getter = (resource: unknown) => unknown;
 const MISSING = Symbol('missing');
 
 const caches = new WeakMap<RegexEngine, RegexCache>();
-const cacheFor = (engine: RegexEngine) => {
+const sharedCacheFor = (engine: RegexEngine) => {
   let cache = caches.get(engine);
   if (!cache) {
     cache = new RegexCache(engine);
@@ -61,6 +68,17 @@ const cacheFor = (engine: RegexEngine) => {
   }
   return cache;
 };
+
+/** The cache a compile uses: the one given, or the shared one of the engine. */
+function cacheFor({ regexCache, regexEngine }: CompileOptions): RegexCache {
+  if (!regexCache) return sharedCacheFor(regexEngine ?? re2jsEngine);
+  if (regexEngine && regexEngine !== regexCache.engine) {
+    throw new TypeError(
+      `regexCache compiles with ${regexCache.engine.name} but regexEngine is ${regexEngine.name}`,
+    );
+  }
+  return regexCache;
+}
 
 // A filter that is dropped without dispose() still gives its regexes back to the cache.
 const releaser =
@@ -86,7 +104,7 @@ export function compileFilter<T = unknown>(
   const ast = typeof filter === 'string' ? parseFilter(filter, options) : filter;
   const result = checkFilter(ast, schema);
   if (!result.ok) throw new ListkitError(result.problems, ast.source);
-  const cache = cacheFor(options.regexEngine ?? re2jsEngine);
+  const cache = cacheFor(options);
   const acquired: CompiledRegex[] = [];
   const programLimit = options.limits?.maxProgramSize ?? DEFAULT_FILTER_LIMITS.maxProgramSize;
   let predicate: Predicate;

@@ -50,6 +50,11 @@ export class RegexCache {
   /** Entries with refs > 0, including evicted ones, by the regex handed out. */
   readonly #acquired = new Map<CompiledRegex, Entry>();
 
+  /** The engine this cache compiles with. */
+  get engine(): RegexEngine {
+    return this.#engine;
+  }
+
   constructor(engine: RegexEngine, limits: RegexCacheLimits = {}) {
     const { capacity = 1000, maxBytes = DEFAULT_REGEX_CACHE_BYTES } = limits;
     if (!Number.isInteger(capacity) || capacity < 1) {
