@@ -21,6 +21,7 @@ const STATUS_TEXT: Record<number, string> = {
   500: 'INTERNAL SERVER ERROR',
   501: 'NOT IMPLEMENTED',
   503: 'SERVICE UNAVAILABLE',
+  504: 'GATEWAY TIMEOUT',
 };
 
 /**

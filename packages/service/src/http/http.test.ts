@@ -377,6 +377,18 @@ describe('list errors', () => {
     expect(res.json.error.message).toContain(`Invalid value for field 'filter': '${filter}'`);
   });
 
+  it('quotes at most the first 200 characters of a long bad filter', async () => {
+    const emulator = await createEmulator({ seed: seedOf(3) });
+    const filter = `name = "${'a'.repeat(8000)}`;
+    const res = await list(emulator, `?${new URLSearchParams({ filter })}`);
+    expectInvalid(res, 'filter');
+    expect(res.json.error.message).toContain(
+      `Invalid value for field 'filter': '${filter.slice(0, 200)}…' (8008 characters). Invalid list filter expression: `,
+    );
+    // The envelope says the message twice; the whole answer stays small.
+    expect(res.text.length).toBeLessThan(2000);
+  });
+
   it.each([
     // ~5 KB: 715 alternatives of `.{n}`, ~460,000 instructions (each one ~40 MB, kept by the cache)
     [

@@ -16,12 +16,18 @@ const PAGE_TOKEN: ReadonlySet<ListkitErrorCode> = new Set([
 
 /** The most of a bad page token an error quotes: a token is opaque, the start identifies it. */
 export const QUOTED_TOKEN_CHARS = 40;
+/**
+ * The most of a bad filter or orderBy an error quotes. Compute quotes the value whole; a filter
+ * may be 8,192 characters and the envelope says the message twice, so longer ones are cut (the
+ * position in the message still says where the problem is).
+ */
+export const QUOTED_EXPRESSION_CHARS = 200;
 
-/** `'abc'`, or `'first 40…' (15000 characters)` for a longer token. */
-function quotedToken(token: string): string {
-  return token.length > QUOTED_TOKEN_CHARS
-    ? `'${token.slice(0, QUOTED_TOKEN_CHARS)}…' (${token.length} characters)`
-    : `'${token}'`;
+/** `'abc'`, or `'first n…' (15000 characters)` for a longer value. */
+function quoted(value: string, max: number): string {
+  return value.length > max
+    ? `'${value.slice(0, max)}…' (${value.length} characters)`
+    : `'${value}'`;
 }
 
 /** The list parameters as the request gave them, for error messages. */
@@ -38,6 +44,11 @@ export interface ListParams {
  */
 export function listErrorToApiError(error: unknown, params: ListParams): unknown {
   if (!(error instanceof ListkitError)) return error;
+  if (error.code === 'query_timeout') {
+    // The request was valid; the backend ran out of time: Google's DEADLINE_EXCEEDED, a 504
+    // clients may retry, never a 400 that blames the caller's filter.
+    return new ApiError(504, 'deadlineExceeded', `The list query timed out. ${error.message}`);
+  }
   const where = `${error.message} (${error.code} at ${error.line}:${error.column})`;
   if (
     ORDER_BY.has(error.code) ||
@@ -46,7 +57,7 @@ export function listErrorToApiError(error: unknown, params: ListParams): unknown
     return new ApiError(
       400,
       'invalid',
-      `Invalid value for field 'orderBy': '${params.orderBy ?? ''}'. ${where}`,
+      `Invalid value for field 'orderBy': ${quoted(params.orderBy ?? '', QUOTED_EXPRESSION_CHARS)}. ${where}`,
       { location: 'orderBy' },
     );
   }
@@ -54,7 +65,7 @@ export function listErrorToApiError(error: unknown, params: ListParams): unknown
     return new ApiError(
       400,
       'invalid',
-      `Invalid value for field 'pageToken': ${quotedToken(params.pageToken ?? '')}. ${error.message}`,
+      `Invalid value for field 'pageToken': ${quoted(params.pageToken ?? '', QUOTED_TOKEN_CHARS)}. ${error.message}`,
       {
         location: 'pageToken',
       },
@@ -68,7 +79,7 @@ export function listErrorToApiError(error: unknown, params: ListParams): unknown
   return new ApiError(
     400,
     'invalid',
-    `Invalid value for field 'filter': '${params.filter ?? ''}'. Invalid list filter expression: ${where}`,
+    `Invalid value for field 'filter': ${quoted(params.filter ?? '', QUOTED_EXPRESSION_CHARS)}. Invalid list filter expression: ${where}`,
     { location: 'filter' },
   );
 }
