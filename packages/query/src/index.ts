@@ -64,6 +64,7 @@ export {
   resolvePageSize,
 } from './list/collection.js';
 export type { AccessPath, ListPlan } from './list/plan.js';
+export { SortedIndex } from './list/sorted-index.js';
 export {
   type OrderBy,
   type OrderByOptions,

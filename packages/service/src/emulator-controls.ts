@@ -1,7 +1,7 @@
 import type { AuthConfig } from './auth/auth.js';
+import type { ForwardingRuleJson } from './compute/forwarding-rule.js';
 import type { OperationPolicy } from './compute/operation-policy.js';
 import type { OperationJson } from './compute/operations.js';
-import type { ForwardingRuleJson } from './compute/sample-forwarding-rules.js';
 import type { FaultRule } from './http/faults.js';
 import type { RequestRecord } from './http/request-log.js';
 
