@@ -7,13 +7,18 @@ import type { OperationPolicy } from './operation-policy.js';
 import { operationSchema } from './operation-schema.js';
 
 /**
- * A Compute Engine Operation as it is sent on the wire. It has no `creationTimestamp`: the field
- * is deprecated and recorded real answers never carry it (docs/decisions.md).
+ * A Compute Engine Operation as it is sent on the wire. Answers carry no `creationTimestamp`: the
+ * field is deprecated and recorded real answers never carry it (docs/decisions.md).
  */
 export type OperationJson = {
   kind: 'compute#operation';
   id: string;
   name: string;
+  /**
+   * The creation time the list engine and the stores order by; never in an answer (the routes
+   * answer through {@link Operations}, which removes it).
+   */
+  creationTimestamp?: string;
   operationType: string;
   targetLink: string;
   targetId: string;
