@@ -13,7 +13,7 @@ import {
 import { buildTree, type TreeNode } from './ast-model.js';
 import { AstView } from './ast-view.js';
 import { filterCompletions, filterHover } from './completion.js';
-import { generatedRules, parseData } from './data.js';
+import { formatData, generatedRules, parseData } from './data.js';
 import { byId, debounce, formatMs, h, showError, truncate } from './dom.js';
 import { type EditorNote, FilterEditor, problemFix, type QuickFix } from './editor.js';
 import { Comparison } from './emulator-compare.js';
@@ -585,18 +585,10 @@ async function setResources(next: Resource[]) {
   if (el.dataDetails.open) fillDataText();
 }
 
+/** Shows the data in use (edited data is always valid once applied, so it is `resources`). */
 function fillDataText() {
-  el.dataText.value =
-    state.data !== undefined ? prettyJson(state.data) : JSON.stringify(resources, null, 2);
+  el.dataText.value = formatData(resources);
   showError(el.dataError, undefined);
-}
-
-function prettyJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
 }
 
 async function applyData() {
