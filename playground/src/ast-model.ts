@@ -1,13 +1,12 @@
-// The syntax tree as the AST view shows it: every node of @listkit/query's FilterAst, with its
-// kind, a short description and the span of its source text.
-import type {
-  ArgNode,
-  ComparableNode,
-  ExpressionNode,
-  FilterAst,
-  RegexTermNode,
-  Segment,
-  Span,
+// The syntax tree as the AST view shows it: every node of @listkit/query's FilterAst (visited
+// with its walkFilter), with its kind, a short description and the span of its source text, plus
+// the pieces the tree holds as fields (segments, comparators, regex operators and patterns).
+import {
+  type FilterAst,
+  type FilterNode,
+  type Segment,
+  type Span,
+  walkFilter,
 } from '@listkit/query';
 
 export interface TreeNode {
@@ -19,108 +18,119 @@ export interface TreeNode {
   children: TreeNode[];
 }
 
+const treeNode = (
+  kind: string,
+  detail: string,
+  span: Span,
+  children: TreeNode[] = [],
+): TreeNode => ({
+  id: '',
+  kind,
+  detail,
+  span,
+  children,
+});
+
+const segmentNode = (s: Segment): TreeNode =>
+  treeNode(`segment (${s.kind})`, JSON.stringify(s.value), s.span);
+
+const short = (s: string) => (s.length > 80 ? `${s.slice(0, 79)}…` : s);
+
 /** Builds the display tree of a parsed filter. */
 export function buildTree(ast: FilterAst): TreeNode {
   const source = ast.source;
-  const text = (span: Span) => source.slice(span.start, span.end);
-  const short = (s: string) => (s.length > 80 ? `${s.slice(0, 79)}…` : s);
-  const node = (kind: string, detail: string, span: Span, children: TreeNode[] = []): TreeNode => ({
-    id: '',
-    kind,
-    detail,
-    span,
-    children,
-  });
-
-  const segment = (s: Segment): TreeNode =>
-    node(`segment (${s.kind})`, JSON.stringify(s.value), s.span);
-
-  const comparable = (c: ComparableNode, role?: string): TreeNode => {
-    if (c.type === 'member') {
-      const label = role ? `member · ${role}` : 'member';
-      return node(label, text(c.span), c.span, c.segments.map(segment));
-    }
-    return node(
-      'call',
-      `${c.name.map((s) => s.value).join('.')}(…${c.args.length} argument${c.args.length === 1 ? '' : 's'})`,
-      c.span,
-      [...c.name.map(segment), ...c.args.map((a) => arg(a))],
-    );
-  };
-
-  const arg = (a: ArgNode, role?: string): TreeNode =>
-    a.type === 'composite' ? expression(a) : comparable(a, role);
-
-  const expression = (e: ExpressionNode): TreeNode => {
-    switch (e.type) {
-      case 'and':
-        return node(
-          'and',
-          `${e.operands.length} operands joined by AND`,
-          e.span,
-          e.operands.map(expression),
-        );
-      case 'sequence':
-        return node(
-          'sequence',
-          `${e.operands.length} operands side by side (implicit AND)`,
-          e.span,
-          e.operands.map(expression),
-        );
-      case 'or':
-        return node(
-          'or',
-          `${e.operands.length} operands joined by OR`,
-          e.span,
-          e.operands.map(expression),
-        );
-      case 'not':
-        return node('not', e.syntax === 'NOT' ? 'NOT …' : '-…', e.span, [expression(e.operand)]);
-      case 'composite':
-        return node('composite', short(text(e.span)), e.span, [expression(e.expression)]);
-      case 'restriction': {
-        if (!e.comparator || !e.arg || !e.comparatorSpan) {
-          const role = e.comparable.type === 'member' ? 'searched value' : undefined;
-          return node('restriction', short(text(e.span)), e.span, [comparable(e.comparable, role)]);
-        }
-        return node('restriction', short(text(e.span)), e.span, [
-          comparable(e.comparable, 'field'),
-          node('comparator', e.comparator, e.comparatorSpan),
-          arg(e.arg, 'value'),
-        ]);
-      }
-    }
-  };
-
-  const regexTerm = (t: RegexTermNode): TreeNode => {
-    const opStart = source.indexOf(t.operator, t.field.span.end);
-    return node('regexTerm', text(t.span), t.span, [
-      comparable(t.field, 'field'),
-      node('operator', t.operator, { start: opStart, end: opStart + 2 }),
-      node(
-        'pattern (RE2, full match)',
-        t.pattern.quote
-          ? `${t.pattern.quote}${t.pattern.value}${t.pattern.quote}`
-          : t.pattern.value,
-        t.pattern.span,
-      ),
-    ]);
-  };
-
-  let root: TreeNode;
   const all = { start: 0, end: source.length };
-  if (ast.style === 'empty') root = node('filter · empty', 'matches every resource', all);
-  else if (ast.style === 'aip-160')
-    root = node('filter · AIP-160', '', all, [expression(ast.expression)]);
+  let root: TreeNode;
+  if (ast.style === 'empty') root = treeNode('filter · empty', 'matches every resource', all);
+  else if (ast.style === 'aip-160') root = treeNode('filter · AIP-160', '', all);
   else
-    root = node(
+    root = treeNode(
       'filter · regex style',
       `${ast.terms.length} term${ast.terms.length === 1 ? '' : 's'}, ANDed`,
       all,
-      ast.terms.map(regexTerm),
     );
+  const shown = new Map<FilterNode, TreeNode>();
+  walkFilter(ast, (node, parent) => {
+    const display = describe(node, parent, source);
+    shown.set(node, display);
+    (parent ? shown.get(parent)! : root).children.push(display);
+  });
+  inSourceOrder(root);
   assignIds(root, '0');
   return root;
+}
+
+/** One node as the view shows it, with the pieces it holds that are not nodes themselves. */
+function describe(node: FilterNode, parent: FilterNode | undefined, source: string): TreeNode {
+  const text = (span: Span) => source.slice(span.start, span.end);
+  const count = (n: number) => `${n} operands`;
+  switch (node.type) {
+    case 'and':
+      return treeNode('and', `${count(node.operands.length)} joined by AND`, node.span);
+    case 'sequence':
+      return treeNode(
+        'sequence',
+        `${count(node.operands.length)} side by side (implicit AND)`,
+        node.span,
+      );
+    case 'or':
+      return treeNode('or', `${count(node.operands.length)} joined by OR`, node.span);
+    case 'not':
+      return treeNode('not', node.syntax === 'NOT' ? 'NOT …' : '-…', node.span);
+    case 'composite':
+      return treeNode('composite', short(text(node.span)), node.span);
+    case 'restriction':
+      return treeNode(
+        'restriction',
+        short(text(node.span)),
+        node.span,
+        node.comparator && node.arg && node.comparatorSpan
+          ? [treeNode('comparator', node.comparator, node.comparatorSpan)]
+          : [],
+      );
+    case 'member': {
+      const role = memberRole(node, parent);
+      return treeNode(
+        role ? `member · ${role}` : 'member',
+        text(node.span),
+        node.span,
+        node.segments.map(segmentNode),
+      );
+    }
+    case 'call':
+      return treeNode(
+        'call',
+        `${node.name.map((s) => s.value).join('.')}(…${node.args.length} argument${node.args.length === 1 ? '' : 's'})`,
+        node.span,
+        node.name.map(segmentNode),
+      );
+    case 'regexTerm': {
+      const opStart = source.indexOf(node.operator, node.field.span.end);
+      const pattern = node.pattern;
+      return treeNode('regexTerm', text(node.span), node.span, [
+        treeNode('operator', node.operator, { start: opStart, end: opStart + 2 }),
+        treeNode(
+          'pattern (RE2, full match)',
+          pattern.quote ? `${pattern.quote}${pattern.value}${pattern.quote}` : pattern.value,
+          pattern.span,
+        ),
+      ]);
+    }
+  }
+}
+
+/** What a member path is in its restriction or term: the field, the value, or a searched value. */
+function memberRole(node: FilterNode, parent: FilterNode | undefined): string | undefined {
+  if (parent?.type === 'regexTerm') return 'field';
+  if (parent?.type !== 'restriction') return undefined;
+  if (!parent.comparator || !parent.arg || !parent.comparatorSpan) return 'searched value';
+  return parent.comparable === node ? 'field' : 'value';
+}
+
+/** Children in source order: the walk's nodes and the pieces added beside them interleave. */
+function inSourceOrder(node: TreeNode) {
+  node.children.sort((a, b) => a.span.start - b.span.start);
+  for (const child of node.children) inSourceOrder(child);
 }
 
 function assignIds(node: TreeNode, id: string) {
