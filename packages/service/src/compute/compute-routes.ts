@@ -16,13 +16,18 @@ import {
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
 import { resourceName } from './forwarding-rules.js';
 import { listPageBytes } from './list-page-bytes.js';
+import { PageBufferPool } from './page-buffer-pool.js';
 import { requireReferencePermissions } from './reference-permissions.js';
 import { requestIdParam } from './request-id.js';
 
 const REGIONAL = '/compute/v1/projects/:project/regions/:region';
 
+/** @hono/node-server's response binding (`c.env.outgoing`), as far as the buffer pool needs it. */
+type OutgoingBinding = Parameters<PageBufferPool['take']>[1];
+
 /** Compute Engine's regional forwarding rules and operations, under `/compute/v1`. */
 export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
+  const pageBuffers = new PageBufferPool();
   const begin = (c: Context<EmulatorEnv>, method: string, scopes: readonly string[]) =>
     beginCall(c, state, method, scopes);
   const where = (c: Context<EmulatorEnv>) => ({
@@ -88,6 +93,9 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       state.urls.forwardingRules(project, region),
       page,
       ruleJsonBytes,
+      // On a Node socket (@hono/node-server's bindings), the buffer returns when the answer is sent.
+      (length) =>
+        pageBuffers.take(length, (c.env as { outgoing?: OutgoingBinding } | undefined)?.outgoing),
     );
     return c.body(body, 200, { 'content-type': JSON_CONTENT_TYPE });
   });

@@ -1,4 +1,5 @@
 import type { ListPage } from '@listkit/query';
+import type { PageBufferPool } from './page-buffer-pool.js';
 
 const COMMA = Buffer.from(',');
 
@@ -6,7 +7,8 @@ const COMMA = Buffer.from(',');
  * A Compute Engine list answer (`kind`, `id`, `items` only when there are some, `nextPageToken`
  * only when more, `selfLink`) written as UTF-8 bytes, each item's JSON bytes supplied by
  * `itemBytes` (a cache of serialised resources): the page is one buffer copied together from
- * them, never a 400 kB string the socket would encode again.
+ * them, never a 400 kB string the socket would encode again. `allocate` supplies the body's
+ * buffer (such as a {@link PageBufferPool}'s); by default a new one.
  *
  * @example
  * ```ts
@@ -21,6 +23,7 @@ export function listPageBytes<T>(
   selfLink: string,
   page: ListPage<T>,
   itemBytes: (item: T) => Uint8Array,
+  allocate: (length: number) => Uint8Array<ArrayBuffer> = (length) => new Uint8Array(length),
 ): Uint8Array<ArrayBuffer> {
   const { items, nextPageToken } = page;
   const parts: Uint8Array[] = [
@@ -38,7 +41,7 @@ export function listPageBytes<T>(
   parts.push(Buffer.from(`${tail},"selfLink":${JSON.stringify(selfLink)}}`));
   let length = 0;
   for (const part of parts) length += part.length;
-  const body = new Uint8Array(length);
+  const body = allocate(length);
   let at = 0;
   for (const part of parts) {
     body.set(part, at);
