@@ -56,6 +56,9 @@ export function gzipResponses(options: CompressionOptions = {}): MiddlewareHandl
     const headers = new Headers(res.headers);
     headers.set('content-encoding', 'gzip');
     headers.delete('content-length');
+    // The gzipped bytes are another representation: a strong validator no longer names them.
+    const etag = headers.get('etag');
+    if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
     const zipped = await gzipAsync(body, { level });
     c.res = undefined;
     c.res = new Response(new Uint8Array(zipped.buffer, zipped.byteOffset, zipped.length), {
