@@ -41,8 +41,8 @@ describe('@google-cloud/compute: insert, operations and get', () => {
     await clients?.close();
     await emulator?.close();
   });
-  beforeEach(() => {
-    emulator.reset();
+  beforeEach(async () => {
+    await emulator.reset();
     emulator.clock.reset();
     emulator.state.operationPolicy = { mode: 'immediate' };
     emulator.state.auth = { mode: 'open' };

@@ -60,7 +60,7 @@ describe('concurrent inserts', () => {
     expect((await listNames()).sort()).toEqual(
       Array.from({ length: 20 }, (_, k) => `fr-c-${k}`).sort(),
     );
-    expect(emulator.state.operations.all()).toHaveLength(20);
+    expect(await emulator.state.operations.all()).toHaveLength(20);
   });
 
   it('50 concurrent inserts of one name without requestId: one 200, 49 × 409 alreadyExists', async () => {

@@ -30,6 +30,11 @@ const USAGE = `usage: listkit serve [options]
                           LISTKIT_ALLOWED_HOSTS, comma-separated). IP literals and localhost on the
                           served port are always accepted; other names get 403 (DNS rebinding).
   --operation-policy <p>  immediate | polls:<n> | duration:<ms> (default immediate)
+  --data-dir <dir>        keep rules, operations and orders in PGlite in <dir> (created if absent;
+                          survives restarts; one emulator per directory). Default: in memory.
+  --database <url>        keep them in PostgreSQL (postgres://user@host/db; also
+                          LISTKIT_DATABASE_URL), which several emulators may share: give them the
+                          same LISTKIT_PAGE_TOKEN_SECRETS so page tokens move between them.
 
   Page-token secrets come from LISTKIT_PAGE_TOKEN_SECRETS (comma-separated, newest first, at least
   16 bytes each); without it each start draws a random secret.`;
@@ -51,6 +56,8 @@ const { positionals, values } = (() => {
         'auth-config': { type: 'string' },
         'allowed-host': { type: 'string', multiple: true, default: [] },
         'operation-policy': { type: 'string', default: 'immediate' },
+        'data-dir': { type: 'string' },
+        database: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -105,6 +112,16 @@ const policy =
         ? ({ mode, ms: Number(amount) } as const)
         : fail(`--operation-policy: '${values['operation-policy']}'`);
 
+const dataDir = values['data-dir'];
+const database = values.database ?? (process.env.LISTKIT_DATABASE_URL || undefined);
+if (dataDir !== undefined && database !== undefined)
+  fail('--data-dir and --database (or LISTKIT_DATABASE_URL) exclude each other');
+if (database !== undefined && secrets === undefined) {
+  console.error(
+    'listkit: warning: --database without LISTKIT_PAGE_TOKEN_SECRETS: page tokens of this process will not open on another one sharing the database',
+  );
+}
+
 const seed: Seed = {
   forwardingRules: values['no-sample-data']
     ? []
@@ -117,6 +134,8 @@ const seed: Seed = {
 };
 
 const emulator = await createEmulator({
+  ...(dataDir !== undefined ? { dataDir } : {}),
+  ...(database !== undefined ? { database } : {}),
   allowedHosts,
   baseUrl: values['base-url'],
   auth,
@@ -124,6 +143,10 @@ const emulator = await createEmulator({
   pageTokenSecrets: secrets,
   seed,
   log: (record) => console.log(JSON.stringify(record)),
+}).catch((error: unknown) => {
+  // A data directory in use, a database that cannot be reached: say so and stop.
+  console.error(`listkit: ${(error as Error).message}`);
+  process.exit(1);
 });
 // The browser playground, built into playground/dist by `pnpm build`, at /playground/.
 const playgroundBuilt = mountPlayground(
@@ -133,8 +156,14 @@ const playgroundBuilt = mountPlayground(
 const url = await emulator.listen(port, values.host);
 const warning = exposureWarning(values.host ?? '127.0.0.1', auth);
 if (warning) console.error(warning);
+const kept =
+  dataDir !== undefined
+    ? `data in ${dataDir}`
+    : database !== undefined
+      ? 'data in PostgreSQL'
+      : 'data in memory';
 console.error(
-  `listkit emulator on ${url} (auth: ${auth.mode}; ${seed.forwardingRules?.length ?? 0} sample forwarding rules in project my-project, ${seed.orders?.length ?? 0} orders of com.example.app)`,
+  `listkit emulator on ${url} (auth: ${auth.mode}; ${kept}; sample data: ${seed.forwardingRules?.length ?? 0} forwarding rules in project my-project, ${seed.orders?.length ?? 0} orders of com.example.app${dataDir !== undefined || database !== undefined ? ', loaded into an empty store only' : ''})`,
 );
 console.error(
   `  try: curl -H 'authorization: Bearer x' '${url}/compute/v1/projects/my-project/regions/us-central1/forwardingRules?maxResults=2'`,

@@ -16,7 +16,7 @@ import type { RequestRecord } from './http/request-log.js';
  * emulator.state.operationPolicy = { mode: 'polls', polls: 2 };
  * emulator.state.faults.add({ method: 'compute.forwardingRules.list', status: 503, count: 1 });
  * emulator.state.requests.list().at(-1)?.status; // 503 after the next list
- * emulator.state.forwardingRules.all().length; // every rule, in every project and region
+ * (await emulator.state.forwardingRules.all()).length; // every rule, in every project and region
  * ```
  */
 export interface EmulatorControls {
@@ -34,8 +34,8 @@ export interface EmulatorControls {
   readonly requests: { list(): RequestRecord[] };
   /** Every forwarding rule with its project and region, as stored: read them, do not change them. */
   readonly forwardingRules: {
-    all(): { project: string; region: string; rule: ForwardingRuleJson }[];
+    all(): Promise<{ project: string; region: string; rule: ForwardingRuleJson }[]>;
   };
   /** Every operation kept, as its wire answer. */
-  readonly operations: { all(): OperationJson[] };
+  readonly operations: { all(): Promise<OperationJson[]> };
 }

@@ -8,12 +8,15 @@ import type { Operations } from './compute/operations.js';
 import type { Faults } from './http/faults.js';
 import type { RequestLog } from './http/request-log.js';
 import type { Orders } from './publisher/orders.js';
+import type { EmulatorStore } from './store/store.js';
 
 /** Hono variables set while a request is handled (for the request log). */
 export type EmulatorEnv = { Variables: { apiMethod?: string; principal?: string } };
 
 /** Everything the routes share: the stores, the clock, and the emulator's settings. */
 export interface EmulatorState {
+  /** Where rules, operations and orders are kept (memory, PGlite or PostgreSQL). */
+  readonly store: EmulatorStore;
   readonly clock: EmulatorClock;
   readonly urls: ComputeUrls;
   readonly pageTokens: PageTokenCodec;

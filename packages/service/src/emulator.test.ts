@@ -14,7 +14,7 @@ describe('createEmulator', () => {
       }),
     );
     expect(put.status).toBe(200);
-    emulator.reset();
+    await emulator.reset();
     const policy = await (
       await emulator.fetch(new Request('http://emulator/_listkit/operations/policy'))
     ).json();

@@ -14,11 +14,13 @@ import { computePathSegments } from './compute/path-segments.js';
 import { controlGuard } from './control/control-guard.js';
 import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
 import { type Seed, seedState } from './control/seed.js';
+import { DomainError } from './domain-error.js';
 import type { EmulatorControls } from './emulator-controls.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { type CompressionOptions, gzipResponses } from './http/compression.js';
+import { domainErrorToApiError } from './http/domain-errors.js';
 import { Faults } from './http/faults.js';
 import { hostAllowed } from './http/host-check.js';
 import { jsonContentType } from './http/json-content-type.js';
@@ -27,6 +29,9 @@ import { answerClientError, MAX_HEADER_BYTES, urlLimit } from './http/request-si
 import { Orders } from './publisher/orders.js';
 import { publisherRoutes } from './publisher/publisher-routes.js';
 import { parseAuthConfig } from './serve-config.js';
+import { openStore, type StoreLocation } from './store/open-store.js';
+import type { EmulatorStore } from './store/store.js';
+import { StoreError } from './store/store-error.js';
 
 /** Options of {@link createEmulator}. */
 export interface EmulatorOptions {
@@ -50,8 +55,22 @@ export interface EmulatorOptions {
   operationMaxRunningMs?: number;
   /** The longest a `wait` call waits, in real milliseconds. Default 2000. */
   waitTimeoutMs?: number;
-  /** Page-token secrets, newest first; default: a random secret per emulator. */
+  /**
+   * Page-token secrets, newest first; default: a random secret per emulator. Emulators sharing
+   * a database need the same secrets (from their configuration) for a token of one to open on
+   * another.
+   */
   pageTokenSecrets?: string[];
+  /**
+   * Keep rules, operations and orders in PGlite (PostgreSQL in this process), persistent in this
+   * directory, which is locked for this process. Default: in memory.
+   */
+  dataDir?: string;
+  /**
+   * Keep rules, operations and orders in this PostgreSQL database (`postgres://…`), which many
+   * emulator processes may share. Default: in memory.
+   */
+  database?: string;
   /** Resources loaded at start and again on every reset. */
   seed?: Seed;
   /** Request bodies above this many bytes get 413. Default 1 MiB. */
@@ -87,17 +106,28 @@ export interface Emulator {
   /** The URL it listens on, once {@link listen} resolved. */
   readonly url: string | undefined;
   /** Wipes every store, fault and log, restores the configured operation policy, and replays the seed. */
-  reset(): void;
-  /** Stops listening. */
+  reset(): Promise<void>;
+  /** Stops listening and closes the store (its connections, the data directory's lock). */
   close(): Promise<void>;
   readonly clock: EmulatorClock;
   /** Settings, injected faults, the request log and read-only views of the stores. */
   readonly state: EmulatorControls;
 }
 
+/** Where {@link createEmulator} keeps its state, from its options. */
+function storeLocation(options: EmulatorOptions): StoreLocation {
+  if (options.dataDir !== undefined && options.database !== undefined) {
+    throw new Error('createEmulator: give dataDir or database, not both');
+  }
+  if (options.dataDir !== undefined) return { kind: 'pglite', dataDir: options.dataDir };
+  if (options.database !== undefined) return { kind: 'postgres', url: options.database };
+  return { kind: 'memory' };
+}
+
 /**
- * Creates an in-memory emulator of Compute Engine regional forwarding rules (and their
- * operations) and of Android Publisher order refunds, that real Google clients can talk to.
+ * Creates an emulator of Compute Engine regional forwarding rules (and their operations) and of
+ * Android Publisher order refunds, that real Google clients can talk to. It keeps its state in
+ * memory, or in PGlite (`dataDir`) or PostgreSQL (`database`), where it outlives the process.
  *
  * @example
  * ```ts
@@ -129,22 +159,25 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     auth,
     operationPolicy: options.operationPolicy ?? ({ mode: 'immediate' } as OperationPolicy),
   };
+  const store: EmulatorStore = await openStore(storeLocation(options), { pageTokens });
+  const operations = new Operations({
+    store: store.operations,
+    clock,
+    urls,
+    policy: () => state.operationPolicy,
+    retentionMs: options.operationRetentionMs ?? 60 * 60 * 1000,
+    retentionCount: options.operationRetentionCount ?? 10_000,
+    maxRunningMs: options.operationMaxRunningMs ?? 10 * 60 * 1000,
+    waitTimeoutMs: options.waitTimeoutMs ?? 2000,
+  });
   const state: EmulatorState = {
+    store,
     clock,
     urls,
     pageTokens,
-    forwardingRules: new ForwardingRules({ clock, urls, pageTokens }),
-    operations: new Operations({
-      clock,
-      urls,
-      pageTokens,
-      policy: () => state.operationPolicy,
-      retentionMs: options.operationRetentionMs ?? 60 * 60 * 1000,
-      retentionCount: options.operationRetentionCount ?? 10_000,
-      maxRunningMs: options.operationMaxRunningMs ?? 10 * 60 * 1000,
-      waitTimeoutMs: options.waitTimeoutMs ?? 2000,
-    }),
-    orders: new Orders(clock),
+    forwardingRules: new ForwardingRules({ store: store.rules, operations, clock, urls }),
+    operations,
+    orders: new Orders(store.orders, clock),
     faults: new Faults(),
     requests: new RequestLog(options.requestLogSize),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -152,16 +185,14 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     authenticate: (request) => authenticate(request, state.auth),
   };
 
-  const reset = () => {
+  const reset = async () => {
     // Settings changed through the control plane go back to the configured ones; the clock is
     // left alone (tests move it on purpose; POST /_listkit/clock sets it).
     state.operationPolicy = settings.operationPolicy;
-    state.forwardingRules.clear();
-    state.operations.clear();
-    state.orders.clear();
     state.faults.clear();
     state.requests.clear();
-    if (options.seed) seedState(state, options.seed);
+    await store.reset();
+    if (options.seed) await seedState(state, options.seed);
   };
 
   const allowedHosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()));
@@ -182,7 +213,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       ...(c.get('apiMethod') ? { apiMethod: c.get('apiMethod') } : {}),
       ...(c.get('principal') ? { principal: c.get('principal') } : {}),
-      ...(c.error instanceof ApiError ? { reason: c.error.reason } : {}),
+      ...(c.error ? reasonOf(c.error, url.pathname) : {}),
     };
     state.requests.add(record);
     options.log?.(record);
@@ -209,7 +240,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     `${CONTROL_PREFIX}/*`,
     controlGuard(CONTROL_PREFIX, () => state.auth),
   );
-  app.onError((error) => {
+  app.onError((thrown, c) => {
+    const error = answered(thrown, new URL(c.req.url).pathname);
     if (error instanceof ApiError) return error.toResponse();
     if (error instanceof ListkitError)
       return new ApiError(400, 'invalid', error.message).toResponse();
@@ -230,7 +262,14 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   forwardingRuleUpdateRoutes(app, state);
   publisherRoutes(app, state);
   controlRoutes(app, state, reset);
-  reset();
+  try {
+    // A store that outlives the process keeps what it holds; the seed fills a new one only.
+    if (store.kind === 'memory') await reset();
+    else if (options.seed && (await isEmpty(store))) await seedState(state, options.seed);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 
   let server: ServerType | undefined;
   let url: string | undefined;
@@ -267,17 +306,38 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
         server.once('error', reject);
       });
     },
-    close() {
-      return new Promise((resolve, reject) => {
-        if (!server) {
-          resolve();
-          return;
-        }
-        server.close((error) => (error ? reject(error) : resolve()));
-        server = undefined;
-        url = undefined;
-        servedPort = undefined;
-      });
+    async close() {
+      const running = server;
+      server = undefined;
+      url = undefined;
+      servedPort = undefined;
+      if (running) {
+        await new Promise<void>((resolve, reject) =>
+          running.close((error) => (error ? reject(error) : resolve())),
+        );
+      }
+      await store.close();
     },
   };
+}
+
+/**
+ * The error as answered: domain modules raise domain errors, which get the envelope here, in
+ * the dialect of the API the path belongs to.
+ */
+function answered(error: Error, path: string): Error {
+  if (!(error instanceof StoreError || error instanceof DomainError)) return error;
+  const publisher = path.startsWith('/androidpublisher/') || path.startsWith('/publisher/');
+  return domainErrorToApiError(error, publisher ? 'publisher' : 'compute') as Error;
+}
+
+/** The request log's `reason` of a failed request. */
+function reasonOf(error: Error, path: string): { reason?: string } {
+  const apiError = answered(error, path);
+  return apiError instanceof ApiError ? { reason: apiError.reason } : {};
+}
+
+/** Whether a store holds no rule and no order (a new database, seeded at first start). */
+async function isEmpty(store: EmulatorStore): Promise<boolean> {
+  return (await store.rules.all()).length === 0 && (await store.orders.all()).length === 0;
 }

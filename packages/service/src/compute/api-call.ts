@@ -4,9 +4,7 @@ import { type Principal, requirePermission, requireScope } from '../auth/auth.js
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { listErrorToApiError } from '../http/list-errors.js';
 import { booleanParam, queryParams, uint32Param } from '../http/query.js';
-import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { resourceName } from './forwarding-rules.js';
-import type { OperationStart } from './operations.js';
 
 /** Scopes of Compute Engine methods that change resources. */
 export const WRITE_SCOPES = ['compute', 'cloud-platform'];
@@ -48,25 +46,6 @@ export function beginRuleCall(
   const name = c.req.param('name')!;
   requirePermission(principal, project, permission, resourceName(project, region, name));
   return { principal, project, region, name };
-}
-
-/** Starts the operation that tracks a change of a forwarding rule. */
-export function startRuleOperation(
-  state: EmulatorState,
-  where: { project: string; region: string },
-  operationType: string,
-  rule: ForwardingRuleJson,
-  principal: Principal,
-  extra: Pick<OperationStart, 'policy' | 'requestId'> = {},
-) {
-  return state.operations.start({
-    ...where,
-    operationType,
-    targetLink: String(rule.selfLink),
-    targetId: String(rule.id),
-    user: principal.identity,
-    ...extra,
-  });
 }
 
 /** The list parameters of a Compute Engine list call, checked. */

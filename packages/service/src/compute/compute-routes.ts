@@ -10,7 +10,6 @@ import {
   listQuery,
   READ_SCOPES,
   runList,
-  startRuleOperation,
   WRITE_SCOPES,
 } from './api-call.js';
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
@@ -52,7 +51,6 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
     const { project, region } = where(c);
     const requestId = requestIdParam(c.req.url);
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
-    // From here to the answer nothing awaits: concurrent inserts are decided one at a time.
     const name =
       typeof (body as { name?: unknown } | undefined)?.name === 'string'
         ? (body as { name: string }).name
@@ -64,15 +62,20 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       resourceName(project, region, name),
     );
     const earlier = requestId
-      ? state.operations.byRequestId(project, region, requestId)
+      ? await state.operations.byRequestId({ project, region }, requestId)
       : undefined;
     if (earlier) return c.json(earlier); // a retry: the original operation, nothing created
     if (typeof body === 'object' && body !== null) {
       requireReferencePermissions(principal, project, body as Record<string, unknown>);
     }
-    const rule = state.forwardingRules.insert(project, region, body);
+    // The store decides between concurrent inserts of one name or requestId (one rule, the
+    // others 409 or the original operation), and answers once the write committed.
     return c.json(
-      startRuleOperation(state, { project, region }, 'insert', rule, principal, { requestId }),
+      await state.forwardingRules.insert({ project, region }, body, {
+        principal,
+        operationType: 'insert',
+        requestId,
+      }),
     );
   });
 
@@ -85,7 +88,7 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
     );
     const query = listQuery(c.req.url);
     const page = await runList(query, () =>
-      state.forwardingRules.list(project, region, { ...query, context: { project } }),
+      state.forwardingRules.list({ project, region }, { ...query, context: { project } }),
     );
     const body = listPageBytes(
       'compute#forwardingRuleList',
@@ -100,7 +103,7 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
     return c.body(body, 200, { 'content-type': JSON_CONTENT_TYPE });
   });
 
-  app.get(`${REGIONAL}/forwardingRules/:name`, (c) => {
+  app.get(`${REGIONAL}/forwardingRules/:name`, async (c) => {
     const { project, region, name } = beginRuleCall(
       c,
       state,
@@ -108,10 +111,10 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       READ_SCOPES,
       'compute.forwardingRules.get',
     );
-    return c.json(state.forwardingRules.get(project, region, name));
+    return c.json(await state.forwardingRules.get({ project, region }, name));
   });
 
-  app.delete(`${REGIONAL}/forwardingRules/:name`, (c) => {
+  app.delete(`${REGIONAL}/forwardingRules/:name`, async (c) => {
     const { principal, project, region, name } = beginRuleCall(
       c,
       state,
@@ -119,11 +122,10 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       WRITE_SCOPES,
       'compute.forwardingRules.delete',
     );
-    const rule = state.forwardingRules.delete(project, region, name);
-    return c.json(startRuleOperation(state, { project, region }, 'delete', rule, principal));
+    return c.json(await state.forwardingRules.delete({ project, region }, name, principal));
   });
 
-  app.get(`${REGIONAL}/operations/:operation`, (c) => {
+  app.get(`${REGIONAL}/operations/:operation`, async (c) => {
     const { project, region } = regional(
       c,
       'compute.regionOperations.get',
@@ -132,8 +134,9 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
     );
     // Hono answers HEAD with this GET handler; a HEAD reads nothing, so it is no poll.
     const name = c.req.param('operation');
-    if (c.req.method === 'HEAD') return c.json(state.operations.peek(project, region, name));
-    return c.json(state.operations.get(project, region, name));
+    if (c.req.method === 'HEAD')
+      return c.json(await state.operations.peek({ project, region }, name));
+    return c.json(await state.operations.get({ project, region }, name));
   });
 
   app.post(`${REGIONAL}/operations/:operation/wait`, async (c) => {
@@ -144,17 +147,17 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       'compute.regionOperations.get',
     );
     await readJsonBody(c.req.raw, state.bodyLimit); // the Node client sends the two bytes ""
-    return c.json(await state.operations.wait(project, region, c.req.param('operation')));
+    return c.json(await state.operations.wait({ project, region }, c.req.param('operation')));
   });
 
-  app.delete(`${REGIONAL}/operations/:operation`, (c) => {
+  app.delete(`${REGIONAL}/operations/:operation`, async (c) => {
     const { project, region } = regional(
       c,
       'compute.regionOperations.delete',
       WRITE_SCOPES,
       'compute.regionOperations.delete',
     );
-    state.operations.delete(project, region, c.req.param('operation'));
+    await state.operations.delete({ project, region }, c.req.param('operation'));
     return c.json({});
   });
 
@@ -167,7 +170,7 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
     );
     const query = listQuery(c.req.url);
     const page = await runList(query, () =>
-      state.operations.page(project, region, { ...query, context: { project } }),
+      state.operations.page({ project, region }, { ...query, context: { project } }),
     );
     return c.json(
       listAnswer(

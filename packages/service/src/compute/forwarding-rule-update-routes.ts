@@ -8,7 +8,6 @@ import {
   listQuery,
   READ_SCOPES,
   runList,
-  startRuleOperation,
   WRITE_SCOPES,
 } from './api-call.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
@@ -37,17 +36,15 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
       'compute.forwardingRules.setLabels',
     );
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
-    // No await from here on: of concurrent setLabels with one fingerprint, exactly one wins.
-    const rule = state.forwardingRules.replace(
-      project,
-      region,
-      applySetLabels(state.forwardingRules.get(project, region, name), body),
-    );
+    // The write is conditional on the fingerprint read: of concurrent setLabels, one wins.
     // Recorded from the real API: setLabels is already DONE in its first answer.
     return c.json(
-      startRuleOperation(state, { project, region }, 'setLabels', rule, principal, {
-        policy: { mode: 'duration', ms: 0 },
-      }),
+      await state.forwardingRules.update(
+        { project, region },
+        name,
+        (current) => applySetLabels(current, body),
+        { principal, operationType: 'setLabels', policy: { mode: 'duration', ms: 0 } },
+      ),
     );
   });
 
@@ -61,23 +58,25 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     );
     const requestId = requestIdParam(c.req.url);
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
-    // No await from here on: concurrent changes of one rule are decided one at a time.
-    const earlier = requestId
-      ? state.operations.byRequestId(project, region, requestId)
-      : undefined;
-    if (earlier) return c.json(earlier); // a retry: the original operation, nothing changed
-    const current = state.forwardingRules.get(project, region, name);
-    const changed = applySetTarget(current, body, { project, urls: state.urls });
-    requireReferencePermissions(principal, project, { target: changed.target });
-    checkPatchedRule(changed, {
-      project,
-      region,
-      urls: state.urls,
-      existing: state.forwardingRules.inRegion(project, region),
-    });
-    const rule = state.forwardingRules.replace(project, region, changed);
+    const where = { project, region };
     return c.json(
-      startRuleOperation(state, { project, region }, 'SetTarget', rule, principal, { requestId }),
+      await state.forwardingRules.update(
+        where,
+        name,
+        (current) => {
+          const changed = applySetTarget(current, body, { project, urls: state.urls });
+          requireReferencePermissions(principal, project, { target: changed.target });
+          return changed;
+        },
+        {
+          principal,
+          operationType: 'SetTarget',
+          requestId,
+          // The create rules and the clash rule, against the region as it is in the write.
+          check: (changed, existing) =>
+            checkPatchedRule(changed, { ...where, urls: state.urls, existing }),
+        },
+      ),
     );
   });
 
@@ -90,21 +89,27 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
       'compute.forwardingRules.update',
     );
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
-    // No await from here on: of concurrent patches with one fingerprint, exactly one wins.
-    const current = state.forwardingRules.get(project, region, name);
-    const patched = applyPatch(current, body, { project, urls: state.urls });
-    // The only reference a patch may change is the target.
-    requireReferencePermissions(principal, project, {
-      target: (body as { target?: unknown }).target,
-    });
-    checkPatchedRule(patched, {
-      project,
-      region,
-      urls: state.urls,
-      existing: state.forwardingRules.inRegion(project, region),
-    });
-    const rule = state.forwardingRules.replace(project, region, patched);
-    return c.json(startRuleOperation(state, { project, region }, 'patch', rule, principal));
+    const where = { project, region };
+    return c.json(
+      await state.forwardingRules.update(
+        where,
+        name,
+        (current) => {
+          const patched = applyPatch(current, body, { project, urls: state.urls });
+          // The only reference a patch may change is the target.
+          requireReferencePermissions(principal, project, {
+            target: (body as { target?: unknown }).target,
+          });
+          return patched;
+        },
+        {
+          principal,
+          operationType: 'patch',
+          check: (patched, existing) =>
+            checkPatchedRule(patched, { ...where, urls: state.urls, existing }),
+        },
+      ),
+    );
   });
 
   app.get('/compute/v1/projects/:project/aggregated/forwardingRules', async (c) => {

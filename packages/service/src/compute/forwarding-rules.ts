@@ -1,190 +1,229 @@
-import type { Collection, ListPage, ListRequest, PageTokenCodec } from '@listkit/query';
+import type { ListPage, ListRequest } from '@listkit/query';
+import type { Principal } from '../auth/auth.js';
 import type { EmulatorClock } from '../clock.js';
-import { errors } from '../http/api-error.js';
+import type { ForwardingRuleStore, RegionRef, WriteResult } from '../store/store.js';
+import { StoreError } from '../store/store-error.js';
 import { allocateAddress } from './address-pool.js';
 import type { ComputeUrls } from './compute-urls.js';
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
-import { aggregatedRuleCollection, regionRuleCollection } from './forwarding-rule-collection.js';
+import { checkClash } from './forwarding-rule-create/clash-rule.js';
 import { prepareForwardingRule } from './forwarding-rule-validation.js';
 import { newNumericId } from './ids.js';
+import {
+  type OperationJson,
+  type OperationStart,
+  type Operations,
+  operationAnswer,
+} from './operations.js';
 
 /** Options of {@link ForwardingRules}. */
 export interface ForwardingRulesOptions {
+  store: ForwardingRuleStore;
+  operations: Operations;
   clock: EmulatorClock;
   urls: ComputeUrls;
-  pageTokens: PageTokenCodec;
+}
+
+/** How a change of a rule is recorded: who, which operation type, and its requestId. */
+export interface RuleChange {
+  principal: Principal;
+  operationType: string;
+  requestId?: string;
+  /** Overrides the emulator's operation policy (setLabels is DONE in its first answer). */
+  policy?: OperationStart['policy'];
 }
 
 /**
- * The forwarding rules of every project and region, one indexed collection per region, so a
- * list never sees another project's rules.
+ * The forwarding rules of every project and region, kept in the emulator's store: what Compute
+ * Engine's methods do to them, in domain terms. Every write is one store transaction that also
+ * records its operation; the region's writes are serialised while the clash rule and address
+ * allocation read the region, so two processes on one database cannot both take an address.
+ * Errors are domain errors ({@link StoreError}); `http/` answers them.
  */
 export class ForwardingRules {
-  private readonly regions = new Map<string, Collection<ForwardingRuleJson>>();
-  /** Every rule of a project, across regions, for the aggregated list (keyed by selfLink). */
-  private readonly projects = new Map<string, Collection<ForwardingRuleJson>>();
-
   constructor(private readonly options: ForwardingRulesOptions) {}
 
-  /** The rules of one project and region. */
-  inRegion(project: string, region: string): ForwardingRuleJson[] {
-    return this.regions.get(parentOf(project, region))?.values() ?? [];
-  }
-
-  /** The rule, or 404 in Compute Engine's words. */
-  get(project: string, region: string, name: string): ForwardingRuleJson {
-    const rule = this.find(project, region, name);
-    if (!rule)
-      throw errors.notFound(`The resource '${resourceName(project, region, name)}' was not found`);
+  /** The rule, or `not_found` in Compute Engine's words. */
+  async get(where: RegionRef, name: string): Promise<ForwardingRuleJson> {
+    const rule = await this.options.store.get(where, name);
+    if (!rule) throw notFound(where, name);
     return rule;
   }
 
-  find(project: string, region: string, name: string): ForwardingRuleJson | undefined {
-    return this.regions.get(parentOf(project, region))?.get(name);
-  }
-
   /**
-   * Validates and stores a new rule, synchronously, so that concurrent inserts of one name are
-   * decided in arrival order (one rule, the others 409). Returns the stored rule.
+   * Validates and stores a new rule with its `insert` operation, and answers the operation. A
+   * retry with a requestId seen before answers the original operation and creates nothing.
    */
-  insert(project: string, region: string, body: unknown): ForwardingRuleJson {
-    const collection = this.collection(project, region);
-    const prepared = prepareForwardingRule(body, {
-      project,
-      region,
-      urls: this.options.urls,
-      existing: collection.values(),
+  async insert(where: RegionRef, body: unknown, change: RuleChange): Promise<OperationJson> {
+    const { urls } = this.options;
+    // The clash rule needs the region's rules: it runs below, inside the serialised write.
+    const prepared = prepareForwardingRule(body, { ...where, urls, existing: [] });
+    const rule = this.withServerFields(where, prepared);
+    const result = await this.options.store.insert(where, rule, {
+      ...this.recorded(where, change),
+      check: (existing) => {
+        const base = checkClash(rule, { ...where, urls, existing });
+        if (base !== undefined) rule.baseForwardingRule = base;
+        this.allocate(where, rule, existing);
+        withFingerprints(rule);
+      },
     });
-    if (collection.get(prepared.name)) {
-      throw errors.alreadyExists(
-        `The resource '${resourceName(project, region, prepared.name)}' already exists`,
-      );
-    }
-    return this.store(project, region, prepared);
+    return this.answered(result);
   }
 
   /**
-   * Stores a rule as given, filling what the server sets (seed data, control plane). Fields
-   * already present, such as `creationTimestamp`, are kept.
+   * Stores a rule as given without an operation (seed data, the control plane), filling what the
+   * server sets; fields already present, such as `creationTimestamp`, are kept. A rule of the same
+   * name is replaced.
    */
-  store(project: string, region: string, fields: ForwardingRuleJson): ForwardingRuleJson {
-    const { urls, clock } = this.options;
-    const collection = this.collection(project, region);
-    const id = typeof fields.id === 'string' ? fields.id : newNumericId();
-    const rule: ForwardingRuleJson = {
-      kind: 'compute#forwardingRule',
-      id,
-      creationTimestamp: clock.iso(),
-      ...fields,
-      region: urls.region(project, region),
-      selfLink: urls.forwardingRule(project, region, fields.name),
-      selfLinkWithId: urls.forwardingRule(project, region, id),
-    };
-    if (rule.IPAddress === undefined) {
-      const inUse = new Set(collection.values().map((r) => String(r.IPAddress)));
-      // Internal and Private Service Connect rules (PSC rules have no scheme) take an address
-      // of the VPC; external rules a public one.
-      const scheme = rule.loadBalancingScheme;
-      const internal = scheme === undefined || String(scheme).startsWith('INTERNAL');
-      const kind = rule.ipVersion === 'IPV6' ? 'ipv6' : internal ? 'internal' : 'external';
-      rule.IPAddress = allocateAddress(kind, inUse, region);
-    }
-    rule.labelFingerprint = labelFingerprintOf(rule.labels as Record<string, string> | undefined);
-    return this.save(project, region, rule);
-  }
-
-  /**
-   * Replaces a stored rule with a changed version (patch, setLabels), recomputing both
-   * fingerprints: `fingerprint` changes with any change, `labelFingerprint` with the labels.
-   */
-  replace(project: string, region: string, rule: ForwardingRuleJson): ForwardingRuleJson {
-    this.get(project, region, rule.name);
-    return this.save(project, region, {
-      ...rule,
-      labelFingerprint: labelFingerprintOf(rule.labels as Record<string, string> | undefined),
+  async seed(where: RegionRef, fields: ForwardingRuleJson): Promise<void> {
+    const rule = this.withServerFields(where, fields);
+    await this.options.store.put(where, rule, (existing) => {
+      this.allocate(where, rule, existing);
+      withFingerprints(rule);
     });
   }
 
-  private save(project: string, region: string, rule: ForwardingRuleJson): ForwardingRuleJson {
-    const { fingerprint: _old, ...content } = rule;
-    rule.fingerprint = fingerprintOf(content);
-    this.collection(project, region).put(rule);
-    this.aggregate(project).put(rule);
-    return rule;
+  /**
+   * Changes a stored rule (patch, setLabels, setTarget): `change` gets the rule as stored and
+   * returns the new one; `check`, when given, runs inside the serialised write with the region's
+   * other rules (the create rules, the clash rule). The write is conditional on the fingerprint
+   * read, so of two concurrent changes one wins and the other is `condition_failed`.
+   */
+  async update(
+    where: RegionRef,
+    name: string,
+    apply: (current: ForwardingRuleJson) => ForwardingRuleJson,
+    change: RuleChange & {
+      check?: (rule: ForwardingRuleJson, others: readonly ForwardingRuleJson[]) => void;
+    },
+  ): Promise<OperationJson> {
+    if (change.requestId) {
+      const earlier = await this.options.operations.byRequestId(where, change.requestId);
+      if (earlier) return earlier; // a retry: the original operation, nothing changed
+    }
+    const current = await this.get(where, name);
+    const rule = withFingerprints(apply(current));
+    const { check } = change;
+    const result = await this.options.store.update(where, rule, {
+      ...this.recorded(where, change),
+      expectedFingerprint: String(current.fingerprint),
+      ...(check ? { check: (others) => check(rule, others) } : {}),
+    });
+    return this.answered(result);
   }
 
-  /** Removes a rule; 404 when there is none. */
-  delete(project: string, region: string, name: string): ForwardingRuleJson {
-    const rule = this.get(project, region, name);
-    this.collection(project, region).delete(name);
-    this.aggregate(project).delete(String(rule.selfLink));
-    return rule;
+  /** Removes a rule and answers its `delete` operation. */
+  async delete(where: RegionRef, name: string, principal: Principal): Promise<OperationJson> {
+    const result = await this.options.store.delete(
+      where,
+      name,
+      this.recorded(where, { principal, operationType: 'delete' }),
+    );
+    return this.answered(result);
   }
 
   /** One page of a list call in a project and region. */
   list(
-    project: string,
-    region: string,
+    where: RegionRef,
     request: Omit<ListRequest, 'parent'>,
   ): Promise<ListPage<ForwardingRuleJson>> {
-    // The collection, not only its region, is bound into page tokens: the operations list of the
-    // same region must refuse these.
-    return this.collection(project, region).list({
-      ...request,
-      parent: `${parentOf(project, region)}/forwardingRules`,
-    });
+    return this.options.store.list(where, request);
   }
 
-  /** Every rule of every region, for the control plane. */
-  all(): { project: string; region: string; rule: ForwardingRuleJson }[] {
-    return [...this.regions].flatMap(([parent, collection]) => {
-      const [, project, , region] = parent.split('/') as [string, string, string, string];
-      return collection.values().map((rule) => ({ project, region, rule }));
-    });
-  }
-
-  /**
-   * One page of the aggregated list of a project (all regions), ordered by region and name by
-   * default, with the same filter, orderBy and paging engine.
-   */
+  /** One page of the aggregated list of a project (all regions), by region and name by default. */
   listAggregated(
     project: string,
     request: Omit<ListRequest, 'parent'>,
   ): Promise<ListPage<ForwardingRuleJson>> {
-    return this.aggregate(project).list({
-      ...request,
-      parent: `projects/${project}/aggregated/forwardingRules`,
+    return this.options.store.listAggregated(project, request);
+  }
+
+  /** Every rule of every region, for the control plane. */
+  all(): Promise<{ project: string; region: string; rule: ForwardingRuleJson }[]> {
+    return this.options.store.all();
+  }
+
+  /** The operation recorded with a write, built from the rule written. */
+  private recorded(where: RegionRef, change: RuleChange) {
+    const requestId = change.requestId?.toLowerCase();
+    return {
+      ...(requestId ? { requestId } : {}),
+      operation: (rule: ForwardingRuleJson) =>
+        this.options.operations.newOperation({
+          ...where,
+          operationType: change.operationType,
+          targetLink: String(rule.selfLink),
+          targetId: String(rule.id),
+          user: change.principal.identity,
+          ...(change.policy ? { policy: change.policy } : {}),
+          ...(requestId ? { requestId } : {}),
+        }),
+    };
+  }
+
+  /** The operation's first answer, once the write committed; then old operations are swept. */
+  private async answered(result: WriteResult): Promise<OperationJson> {
+    const { operations } = this.options;
+    if (result.replayed) {
+      // A retry: the original operation as it stands now (time may have completed it).
+      const now = await operations.byRequestId(result.operation, result.operation.requestId!);
+      if (now) return now;
+    }
+    await operations.sweep();
+    return operationAnswer(result.operation.operation);
+  }
+
+  /** The rule with what the server sets: kind, id, creation time, region and links. */
+  private withServerFields(where: RegionRef, fields: ForwardingRuleJson): ForwardingRuleJson {
+    const { urls, clock } = this.options;
+    const id = typeof fields.id === 'string' ? fields.id : newNumericId();
+    return withFingerprints({
+      kind: 'compute#forwardingRule',
+      id,
+      creationTimestamp: clock.iso(),
+      ...fields,
+      region: urls.region(where.project, where.region),
+      selfLink: urls.forwardingRule(where.project, where.region, fields.name),
+      selfLinkWithId: urls.forwardingRule(where.project, where.region, id),
     });
   }
 
-  clear(): void {
-    this.regions.clear();
-    this.projects.clear();
-  }
-
-  private aggregate(project: string): Collection<ForwardingRuleJson> {
-    let collection = this.projects.get(project);
-    if (!collection) {
-      collection = aggregatedRuleCollection(this.options.pageTokens);
-      this.projects.set(project, collection);
-    }
-    return collection;
-  }
-
-  private collection(project: string, region: string): Collection<ForwardingRuleJson> {
-    const parent = parentOf(project, region);
-    let collection = this.regions.get(parent);
-    if (!collection) {
-      collection = regionRuleCollection(this.options.pageTokens);
-      this.regions.set(parent, collection);
-    }
-    return collection;
+  /** Gives a rule without an address the lowest free one of its pool in the region. */
+  private allocate(
+    where: RegionRef,
+    rule: ForwardingRuleJson,
+    existing: readonly ForwardingRuleJson[],
+  ): void {
+    if (rule.IPAddress !== undefined) return;
+    const inUse = new Set(existing.map((r) => String(r.IPAddress)));
+    // Internal and Private Service Connect rules (PSC rules have no scheme) take an address of
+    // the VPC; external rules a public one.
+    const scheme = rule.loadBalancingScheme;
+    const internal = scheme === undefined || String(scheme).startsWith('INTERNAL');
+    const kind = rule.ipVersion === 'IPV6' ? 'ipv6' : internal ? 'internal' : 'external';
+    rule.IPAddress = allocateAddress(kind, inUse, where.region);
   }
 }
 
-const parentOf = (project: string, region: string) => `projects/${project}/regions/${region}`;
+/**
+ * Sets both fingerprints of a rule (in place, and returns it): `fingerprint` changes with any
+ * change, `labelFingerprint` with the labels.
+ */
+function withFingerprints(rule: ForwardingRuleJson): ForwardingRuleJson {
+  rule.labelFingerprint = labelFingerprintOf(rule.labels as Record<string, string> | undefined);
+  const { fingerprint: _old, ...content } = rule;
+  rule.fingerprint = fingerprintOf(content);
+  return rule;
+}
+
+const notFound = (where: RegionRef, name: string) =>
+  new StoreError(
+    'not_found',
+    `The resource '${resourceName(where.project, where.region, name)}' was not found`,
+  );
 
 /** `projects/p/regions/r/forwardingRules/name`, as Compute Engine names resources in errors. */
 export const resourceName = (project: string, region: string, name: string) =>
-  `${parentOf(project, region)}/forwardingRules/${name}`;
+  `projects/${project}/regions/${region}/forwardingRules/${name}`;

@@ -368,7 +368,7 @@ describe('retention, delete and not found', () => {
     );
     expect((await getOp(emulator, ops[0]!.name)).status).toBe(404);
     expect((await getOp(emulator, ops[4]!.name)).status).toBe(200);
-    expect(emulator.state.operations.all()).toHaveLength(3);
+    expect(await emulator.state.operations.all()).toHaveLength(3);
   });
 
   it('running operations count too: past the count, the oldest running complete and go', async () => {
@@ -378,7 +378,7 @@ describe('retention, delete and not found', () => {
     });
     const ops = [];
     for (let i = 0; i < 5; i++) ops.push(await insert(emulator, `fr-${i}`));
-    expect(emulator.state.operations.all().map((o) => o.name)).toEqual(
+    expect((await emulator.state.operations.all()).map((o) => o.name)).toEqual(
       ops.slice(2).map((o) => o.name),
     );
     expect((await getOp(emulator, ops[0]!.name)).status).toBe(404);
@@ -392,18 +392,20 @@ describe('retention, delete and not found', () => {
     const operations = (emulator.state as EmulatorState).operations;
     let last = '';
     for (let i = 0; i < 50_000; i++) {
-      last = operations.start({
-        project: 'p',
-        region: 'r',
-        operationType: 'insert',
-        targetLink: 'x',
-        targetId: '1',
-        user: 'u@example.com',
-        policy: { mode: 'duration', ms: 0 },
-      }).name;
+      last = (
+        await operations.start({
+          project: 'p',
+          region: 'r',
+          operationType: 'insert',
+          targetLink: 'x',
+          targetId: '1',
+          user: 'u@example.com',
+          policy: { mode: 'duration', ms: 0 },
+        })
+      ).name;
     }
     const t0 = performance.now();
-    for (let i = 0; i < 500; i++) operations.get('p', 'r', last);
+    for (let i = 0; i < 500; i++) await operations.get({ project: 'p', region: 'r' }, last);
     const perRead = (performance.now() - t0) / 500;
     expect(perRead).toBeLessThan(0.2); // measured: 0.001 ms now, 1.6 ms with the full scan
   });

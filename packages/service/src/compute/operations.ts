@@ -1,10 +1,11 @@
-import { Collection, type ListPage, type ListRequest, type PageTokenCodec } from '@listkit/query';
+import type { ListPage, ListRequest } from '@listkit/query';
 import type { EmulatorClock } from '../clock.js';
-import { type ApiError, errors, statusText } from '../http/api-error.js';
+import { type ApiError, statusText } from '../http/api-error.js';
+import type { NewOperation, OperationRecord, OperationStore, RegionRef } from '../store/store.js';
+import { isStoreError, StoreError } from '../store/store-error.js';
 import type { ComputeUrls } from './compute-urls.js';
 import { newNumericId, newOperationName } from './ids.js';
 import type { OperationPolicy } from './operation-policy.js';
-import { operationSchema } from './operation-schema.js';
 
 /**
  * A Compute Engine Operation as it is sent on the wire. Answers carry no `creationTimestamp`: the
@@ -16,7 +17,7 @@ export type OperationJson = {
   name: string;
   /**
    * The creation time the list engine and the stores order by; never in an answer (the routes
-   * answer through {@link Operations}, which removes it).
+   * answer through {@link operationAnswer}, which removes it).
    */
   creationTimestamp?: string;
   operationType: string;
@@ -48,43 +49,43 @@ export interface OperationStart {
   failure?: ApiError;
   /** Overrides the emulator's policy (setLabels answers DONE at once, as recorded). */
   policy?: OperationPolicy;
-  /** The request's requestId: a retry with it returns this operation (see {@link byRequestId}). */
+  /** The request's requestId: a retry with it returns this operation. */
   requestId?: string;
 }
 
 /**
- * An operation as kept: the wire shape plus its creation time, which only the list engine reads
- * (`orderBy=creationTimestamp desc` and filters on it still work, as Compute accepts them).
+ * The wire answer of a stored operation: a copy without the list engine's creation time.
+ *
+ * @example
+ * ```ts
+ * operationAnswer(record.operation).creationTimestamp; // undefined
+ * ```
  */
-type StoredOperation = OperationJson & { creationTimestamp: string };
-
-/** The wire answer of a stored operation: a copy without the list engine's creation time. */
-function answer({ creationTimestamp: _, ...op }: StoredOperation): OperationJson {
-  return op;
+export function operationAnswer(stored: OperationJson): OperationJson {
+  const { creationTimestamp: _, ...answer } = stored;
+  return answer;
 }
 
-interface Entry {
-  op: StoredOperation;
-  parent: string;
+/** What the emulator keeps beside an operation's wire form (the store's `meta`, as JSON). */
+interface OperationMeta {
+  /** Reads (get, wait) so far: the `polls` policy counts them. */
   reads: number;
   startedAt: number;
-  doneAt?: number;
   policy: OperationPolicy;
-  failure?: ApiError;
-  requestKey?: string;
+  failure?: { status: number; code: string; message: string; location?: string };
 }
 
 /** Options of {@link Operations}. */
 export interface OperationsOptions {
+  store: OperationStore;
   clock: EmulatorClock;
   urls: ComputeUrls;
-  pageTokens: PageTokenCodec;
   policy: () => OperationPolicy;
   /** How long completed operations are kept, on the emulator's clock. */
   retentionMs: number;
   /**
-   * The most operations kept (all regions): the oldest completed go first; if only running ones
-   * are left, the oldest of those complete and go.
+   * The most completed operations kept (all regions), the oldest dropped first; running ones
+   * beyond the same count go too, the oldest first.
    */
   retentionCount: number;
   /**
@@ -96,35 +97,27 @@ export interface OperationsOptions {
   waitTimeoutMs: number;
 }
 
+/** How often a read retries when another request changed the operation in between. */
+const MAX_RACES = 20;
+
 /**
- * The regional operations of the emulator: created by writes, advanced by reads according to the
- * completion policy (and completed at the latest `maxRunningMs` after they start), listed with the
- * same filter/orderBy/paging engine as resources, and dropped `retentionMs` after they complete or
- * when more than `retentionCount` are complete, so that memory stays bounded. Expiry walks two
- * queues from their oldest end, so it costs what expires, not what is kept.
+ * The regional operations of the emulator, kept in the store: created with the writes they
+ * track, advanced by reads according to the completion policy (and completed at the latest
+ * `maxRunningMs` after they start), listed with the same filter/orderBy/paging engine as
+ * resources, and dropped `retentionMs` after they complete or beyond `retentionCount`. A read
+ * that advances an operation stores it by a conditional update, so reads in several processes
+ * never lose a poll.
  */
 export class Operations {
-  private readonly entries = new Map<string, Entry>();
-  /** RUNNING operations by key, in start order (the oldest first). */
-  private readonly running = new Map<string, Entry>();
-  /** RUNNING operations per parent, for the time-based updates a list applies. */
-  private readonly runningIn = new Map<string, Set<Entry>>();
-  /** DONE operations by key, in completion order (the oldest first). */
-  private readonly done = new Map<string, Entry>();
-  /** requestId (scoped to project and region) → entry key. */
-  private readonly requests = new Map<string, string>();
-  private readonly lists = new Map<string, Collection<StoredOperation>>();
-
   constructor(private readonly options: OperationsOptions) {}
 
-  /** Starts an operation and returns its first answer (RUNNING, progress 0, unless immediate). */
-  start(init: OperationStart): OperationJson {
+  /** The operation a write records (in the write's transaction): RUNNING unless immediate. */
+  newOperation(init: OperationStart): NewOperation {
     const { clock, urls } = this.options;
     const now = clock.now();
     const iso = new Date(now).toISOString();
     const name = newOperationName(now);
-    const parent = `projects/${init.project}/regions/${init.region}`;
-    const op: StoredOperation = {
+    const operation: OperationJson = {
       kind: 'compute#operation',
       id: newNumericId(),
       name,
@@ -140,222 +133,201 @@ export class Operations {
       region: urls.region(init.project, init.region),
       selfLink: urls.operation(init.project, init.region, name),
     };
-    const entry: Entry = {
-      op,
-      parent,
+    const failure = init.failure?.item();
+    const meta: OperationMeta = {
       reads: 0,
       startedAt: now,
       policy: init.policy ?? this.options.policy(),
-      failure: init.failure,
-      requestKey: init.requestId ? `${parent}/${init.requestId.toLowerCase()}` : undefined,
+      ...(failure && init.failure
+        ? {
+            failure: {
+              status: init.failure.status,
+              code: failure.reason.toUpperCase(),
+              message: failure.message,
+              ...(failure.location ? { location: failure.location } : {}),
+            },
+          }
+        : {}),
     };
-    const key = `${parent}/${name}`;
-    this.entries.set(key, entry);
-    this.running.set(key, entry);
-    let inParent = this.runningIn.get(parent);
-    if (!inParent) {
-      inParent = new Set();
-      this.runningIn.set(parent, inParent);
-    }
-    inParent.add(entry);
-    if (entry.requestKey) this.requests.set(entry.requestKey, key);
+    const requestId = init.requestId?.toLowerCase();
+    const started: NewOperation = {
+      operation,
+      meta: { ...meta },
+      ...(requestId ? { requestId } : {}),
+    };
     // setLabels-style operations are DONE in their first answer.
-    if (entry.policy.mode === 'duration' && entry.policy.ms === 0) this.complete(entry);
-    this.list(parent).put(op);
-    this.sweep(); // after adding it, so that the count holds
-    return answer(op);
+    if (meta.policy.mode === 'duration' && meta.policy.ms === 0) return this.completed(started);
+    return started;
+  }
+
+  /** Records an operation not tied to a rule write, and returns its first answer. */
+  async start(init: OperationStart): Promise<OperationJson> {
+    const record = await this.options.store.insert(init, this.newOperation(init));
+    await this.sweep();
+    return operationAnswer(record.operation);
   }
 
   /**
-   * The operation started earlier with this requestId in this project and region, as it stands
-   * now (not counted as a read), or undefined.
+   * The operation started earlier with this requestId in this region, as it stands now (not
+   * counted as a read), or undefined.
    */
-  byRequestId(project: string, region: string, requestId: string): OperationJson | undefined {
-    this.sweep();
-    const key = this.requests.get(
-      `projects/${project}/regions/${region}/${requestId.toLowerCase()}`,
-    );
-    const entry = key ? this.entries.get(key) : undefined;
-    if (!entry) return undefined;
-    this.advance(entry, false); // time-based completion applies; a retry is not a poll
-    return answer(entry.op);
+  async byRequestId(where: RegionRef, requestId: string): Promise<OperationJson | undefined> {
+    const record = await this.options.store.byRequestId(where, requestId.toLowerCase());
+    if (!record) return undefined;
+    return operationAnswer((await this.advance(record, false)).operation);
   }
 
   /** `GET …/operations/{name}`: one read, which may advance the operation. */
-  get(project: string, region: string, name: string): OperationJson {
-    const entry = this.find(project, region, name);
-    this.advance(entry, true);
-    return answer(entry.op);
+  async get(where: RegionRef, name: string): Promise<OperationJson> {
+    await this.sweep();
+    return operationAnswer((await this.advance(await this.find(where, name), true)).operation);
   }
 
   /** The operation as it stands, without counting a read (HEAD): only time may advance it. */
-  peek(project: string, region: string, name: string): OperationJson {
-    const entry = this.find(project, region, name);
-    this.advance(entry, false);
-    return answer(entry.op);
+  async peek(where: RegionRef, name: string): Promise<OperationJson> {
+    await this.sweep();
+    return operationAnswer((await this.advance(await this.find(where, name), false)).operation);
   }
 
   /**
    * `POST …/operations/{name}/wait`: answers when the operation is DONE or after the wait
    * timeout. Each call counts as one read for the `polls` policy.
    */
-  async wait(project: string, region: string, name: string): Promise<OperationJson> {
-    const entry = this.find(project, region, name);
-    this.advance(entry, true);
+  async wait(where: RegionRef, name: string): Promise<OperationJson> {
+    await this.sweep();
+    let record = await this.advance(await this.find(where, name), true);
     const deadline = Date.now() + this.options.waitTimeoutMs;
+    // Only time completes an operation without reads: a timed one is waited for.
+    const meta = () => record.meta as unknown as OperationMeta;
     while (
-      entry.op.status !== 'DONE' &&
-      entry.policy.mode === 'duration' &&
+      record.operation.status !== 'DONE' &&
+      meta().policy.mode === 'duration' &&
       Date.now() < deadline
     ) {
-      const remaining = entry.startedAt + entry.policy.ms - this.options.clock.now();
+      const policy = meta().policy as { ms: number };
+      const remaining = meta().startedAt + policy.ms - this.options.clock.now();
       await sleep(Math.max(1, Math.min(remaining, deadline - Date.now(), 50)));
-      this.advance(entry, false);
+      const current = await this.options.store.get(where, name);
+      if (!current) break;
+      record = await this.advance(current, false);
     }
-    return answer(entry.op);
+    return operationAnswer(record.operation);
   }
 
   /** `DELETE …/operations/{name}`. */
-  delete(project: string, region: string, name: string): void {
-    const entry = this.find(project, region, name);
-    this.forget(`${entry.parent}/${name}`, entry);
+  async delete(where: RegionRef, name: string): Promise<void> {
+    await this.sweep();
+    if (!(await this.options.store.delete(where, name))) throw missing(where, name);
   }
 
   /** `GET …/operations`, with the list engine; time-based completions are applied first. */
   async page(
-    project: string,
-    region: string,
+    where: RegionRef,
     request: Omit<ListRequest, 'parent'>,
   ): Promise<ListPage<OperationJson>> {
-    const parent = `projects/${project}/regions/${region}`;
-    this.sweep();
-    for (const entry of [...(this.runningIn.get(parent) ?? [])]) this.advance(entry, false);
-    // Bound to the collection (operations), not only the region: a rules token is refused here.
-    const page = await this.list(parent).list({ ...request, parent: `${parent}/operations` });
-    return { ...page, items: page.items.map(answer) };
+    await this.sweep();
+    for (const record of await this.options.store.running(where)) await this.advance(record, false);
+    const page = await this.options.store.list(where, request);
+    return { ...page, items: page.items.map(operationAnswer) };
   }
 
-  /** Forgets every operation (reset). */
-  clear(): void {
-    this.entries.clear();
-    this.running.clear();
-    this.runningIn.clear();
-    this.done.clear();
-    this.requests.clear();
-    this.lists.clear();
-  }
-
-  /** Every operation, for the control plane. */
-  all(): OperationJson[] {
-    return [...this.entries.values()].map((e) => answer(e.op));
-  }
-
-  private find(project: string, region: string, name: string): Entry {
-    this.sweep();
-    const entry = this.entries.get(`projects/${project}/regions/${region}/${name}`);
-    if (!entry) {
-      throw errors.notFound(
-        `The resource 'projects/${project}/regions/${region}/operations/${name}' was not found`,
-      );
-    }
-    return entry;
-  }
-
-  /** Moves an operation along its policy; progress never decreases. */
-  private advance(entry: Entry, isRead: boolean): void {
-    if (entry.op.status === 'DONE') return;
-    if (isRead) entry.reads++;
-    const { policy } = entry;
-    let fraction: number;
-    if (policy.mode === 'immediate') fraction = entry.reads > 0 ? 1 : 0;
-    else if (policy.mode === 'polls') fraction = entry.reads / policy.polls;
-    else fraction = policy.ms === 0 ? 1 : (this.options.clock.now() - entry.startedAt) / policy.ms;
-    if (fraction >= 1 || this.options.clock.now() - entry.startedAt >= this.options.maxRunningMs) {
-      this.complete(entry);
-      return;
-    }
-    entry.op.progress = Math.max(entry.op.progress, Math.min(99, Math.floor(fraction * 100)));
-    this.list(entry.parent).put(entry.op);
-  }
-
-  private complete(entry: Entry): void {
-    // A timed operation finished when its duration elapsed, even if it is read much later.
-    // An operation nobody read finished when maxRunningMs elapsed.
-    const { policy } = entry;
-    const deadline =
-      entry.startedAt +
-      Math.min(this.options.maxRunningMs, policy.mode === 'duration' ? policy.ms : Infinity);
-    const now = Math.min(this.options.clock.now(), deadline);
-    entry.op.status = 'DONE';
-    entry.op.progress = 100;
-    entry.op.endTime = new Date(now).toISOString();
-    entry.doneAt = now;
-    const key = `${entry.parent}/${entry.op.name}`;
-    this.running.delete(key);
-    this.runningIn.get(entry.parent)?.delete(entry);
-    this.done.set(key, entry);
-    if (entry.failure) {
-      const item = entry.failure.item();
-      entry.op.error = {
-        errors: [
-          {
-            code: item.reason.toUpperCase(),
-            message: item.message,
-            ...(item.location ? { location: item.location } : {}),
-          },
-        ],
-      };
-      entry.op.httpErrorStatusCode = entry.failure.status;
-      entry.op.httpErrorMessage = statusText(entry.failure.status);
-    }
-    this.list(entry.parent).put(entry.op);
+  /** Every operation kept, as its wire answer (the control plane). */
+  async all(): Promise<OperationJson[]> {
+    return (await this.options.store.all()).map((r) => operationAnswer(r.operation));
   }
 
   /**
-   * Completes operations RUNNING for `maxRunningMs`, then drops operations beyond
-   * `retentionCount` or done more than `retentionMs` ago, each from the oldest end of its queue
-   * (start order, completion order), stopping at the first that stays.
+   * Drops operations done more than `retentionMs` ago and the oldest beyond `retentionCount`
+   * (done ones, then running ones).
    */
-  private sweep(): void {
-    const { clock, maxRunningMs, retentionMs, retentionCount } = this.options;
-    const now = clock.now();
-    for (const entry of this.running.values()) {
-      if (now - entry.startedAt < maxRunningMs) break;
-      this.complete(entry); // removes it from `running`
-    }
-    const horizon = now - retentionMs;
-    for (const [key, entry] of this.done) {
-      if (this.entries.size <= retentionCount && entry.doneAt! >= horizon) break;
-      this.forget(key, entry);
-    }
-    // Still over the count with nothing complete left to drop: writes outpace maxRunningMs, so
-    // the oldest running operations complete now and go.
-    for (const [key, entry] of this.running) {
-      if (this.entries.size <= retentionCount) break;
-      this.complete(entry);
-      this.forget(key, entry);
-    }
+  async sweep(): Promise<void> {
+    const { store, clock, retentionMs, retentionCount } = this.options;
+    await store.expire({
+      doneBefore: clock.now() - retentionMs,
+      keep: retentionCount,
+      keepRunning: retentionCount,
+    });
   }
 
-  private forget(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.running.delete(key);
-    this.runningIn.get(entry.parent)?.delete(entry);
-    this.done.delete(key);
-    if (entry.requestKey) this.requests.delete(entry.requestKey);
-    this.list(entry.parent).delete(entry.op.name);
+  private async find(where: RegionRef, name: string): Promise<OperationRecord> {
+    const record = await this.options.store.get(where, name);
+    if (!record) throw missing(where, name);
+    return record;
   }
 
-  private list(parent: string): Collection<StoredOperation> {
-    let list = this.lists.get(parent);
-    if (!list) {
-      list = new Collection<StoredOperation>(operationSchema, {
-        pageTokens: this.options.pageTokens,
-      });
-      this.lists.set(parent, list);
+  /**
+   * Moves an operation along its policy and stores the change by a conditional update; when
+   * another request changed it in between, reads it again and retries.
+   */
+  private async advance(record: OperationRecord, isRead: boolean): Promise<OperationRecord> {
+    let current = record;
+    for (let race = 0; race < MAX_RACES; race++) {
+      const next = this.step(current, isRead);
+      if (!next) return current;
+      try {
+        return await this.options.store.update(next);
+      } catch (error) {
+        if (!isStoreError(error, 'condition_failed')) {
+          if (isStoreError(error, 'not_found')) throw missing(record, record.operation.name);
+          throw error;
+        }
+        const fresh = await this.options.store.get(record, record.operation.name);
+        if (!fresh) throw missing(record, record.operation.name);
+        current = fresh;
+      }
     }
-    return list;
+    return current;
   }
+
+  /** The operation after one read (or none): undefined when nothing changes. Progress never decreases. */
+  private step(record: OperationRecord, isRead: boolean): OperationRecord | undefined {
+    if (record.operation.status === 'DONE') return undefined;
+    const meta = record.meta as unknown as OperationMeta;
+    const reads = meta.reads + (isRead ? 1 : 0);
+    const { policy, startedAt } = meta;
+    const now = this.options.clock.now();
+    let fraction: number;
+    if (policy.mode === 'immediate') fraction = reads > 0 ? 1 : 0;
+    else if (policy.mode === 'polls') fraction = reads / policy.polls;
+    else fraction = policy.ms === 0 ? 1 : (now - startedAt) / policy.ms;
+    const read = { ...record, meta: { ...meta, reads } };
+    if (fraction >= 1 || now - startedAt >= this.options.maxRunningMs) return this.completed(read);
+    const progress = Math.max(record.operation.progress, Math.min(99, Math.floor(fraction * 100)));
+    if (progress === record.operation.progress && reads === meta.reads) return undefined;
+    return { ...read, operation: { ...record.operation, progress } };
+  }
+
+  private completed<T extends NewOperation>(record: T): T {
+    // A timed operation finished when its duration elapsed, even if it is read much later.
+    // An operation nobody read finished when maxRunningMs elapsed.
+    const meta = record.meta as unknown as OperationMeta;
+    const { policy } = meta;
+    const deadline =
+      meta.startedAt +
+      Math.min(this.options.maxRunningMs, policy.mode === 'duration' ? policy.ms : Infinity);
+    const now = Math.min(this.options.clock.now(), deadline);
+    const operation: OperationJson = {
+      ...record.operation,
+      status: 'DONE',
+      progress: 100,
+      endTime: new Date(now).toISOString(),
+    };
+    if (meta.failure) {
+      const { status, code, message, location } = meta.failure;
+      operation.error = { errors: [{ code, message, ...(location ? { location } : {}) }] };
+      operation.httpErrorStatusCode = status;
+      operation.httpErrorMessage = statusText(status);
+    }
+    return { ...record, operation, doneAt: now };
+  }
+}
+
+/** The domain error of an unknown operation, named as Compute Engine names it. */
+function missing(where: RegionRef, name: string): StoreError {
+  return new StoreError(
+    'not_found',
+    `The resource 'projects/${where.project}/regions/${where.region}/operations/${name}' was not found`,
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -225,7 +225,7 @@ describe('reset', () => {
     await control(emulator, 'POST', '/reset');
     expect(await names(emulator)).toEqual([]);
     await insert(emulator, 'b');
-    emulator.reset();
+    await emulator.reset();
     expect(await names(emulator)).toEqual([]);
   });
 

@@ -36,26 +36,26 @@ export const CONTROL_PREFIX = '/_listkit';
 export function controlRoutes(
   app: Hono<EmulatorEnv>,
   state: EmulatorState,
-  reset: () => void,
+  reset: () => Promise<void>,
 ): void {
   const p = CONTROL_PREFIX;
   app.get(`${p}/health`, (c) => c.json({ ok: true }));
 
-  app.post(`${p}/reset`, (c) => {
-    reset();
+  app.post(`${p}/reset`, async (c) => {
+    await reset();
     return c.json({ ok: true });
   });
 
   app.post(`${p}/seed`, async (c) => {
     const body = (await readJsonBody(c.req.raw, state.bodyLimit)) as Seed | undefined;
-    return c.json({ added: seedState(state, body ?? {}) });
+    return c.json({ added: await seedState(state, body ?? {}) });
   });
 
-  app.get(`${p}/state`, (c) =>
+  app.get(`${p}/state`, async (c) =>
     c.json({
-      forwardingRules: state.forwardingRules.all(),
-      operations: state.operations.all(),
-      orders: state.orders.all(),
+      forwardingRules: await state.forwardingRules.all(),
+      operations: await state.operations.all(),
+      orders: await state.orders.all(),
     }),
   );
 

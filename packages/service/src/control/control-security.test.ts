@@ -27,7 +27,7 @@ const insertRule = (emulator: Emulator, token = 'api-token') =>
     { authorization: `Bearer ${token}`, ...JSON_TYPE },
     JSON.stringify({ name: 'fr-1', IPProtocol: 'TCP', loadBalancingScheme: 'EXTERNAL' }),
   );
-const ruleCount = async (emulator: Emulator) => emulator.state.forwardingRules.all().length;
+const ruleCount = async (emulator: Emulator) => (await emulator.state.forwardingRules.all()).length;
 
 describe('control plane bodies: application/json only, in every mode', () => {
   it.each([

@@ -19,7 +19,7 @@ export interface Seed {
  * {@link checkSeededForwardingRule}; orders: {@link checkOrderSeed}), so a rejected seed adds
  * nothing; the 400 names the item. Returns how many were added.
  */
-export function seedState(state: EmulatorState, seed: Seed): number {
+export async function seedState(state: EmulatorState, seed: Seed): Promise<number> {
   if (typeof seed !== 'object' || seed === null || Array.isArray(seed)) {
     throw errors.badRequest('a seed is an object: { forwardingRules: [...], orders: [...] }');
   }
@@ -28,8 +28,9 @@ export function seedState(state: EmulatorState, seed: Seed): number {
   // One seed describes a set of resources: a name given twice would silently replace the first.
   refuseTwice(rules, 'forwardingRules', (r) => `${r.project}/${r.region}/${r.rule.name}`);
   refuseTwice(orders, 'orders', (o) => `${o.packageName}/${o.orderId}`);
-  for (const { project, region, rule } of rules) state.forwardingRules.store(project, region, rule);
-  for (const order of orders) state.orders.add(order);
+  for (const { project, region, rule } of rules)
+    await state.forwardingRules.seed({ project, region }, rule);
+  for (const order of orders) await state.orders.add(order);
   return rules.length + orders.length;
 }
 

@@ -527,8 +527,8 @@ describe('project and region path segments', () => {
     expect(res.json.error.message.length).toBeLessThan(400);
     const read = await call(emulator, 'GET', path);
     expect(read.status).toBe(400);
-    expect(emulator.state.forwardingRules.all()).toEqual([]);
-    expect(emulator.state.operations.all()).toEqual([]);
+    expect(await emulator.state.forwardingRules.all()).toEqual([]);
+    expect(await emulator.state.operations.all()).toEqual([]);
   });
 
   it.each(['my-project', '123456789012', 'example.com:my-project', 'p'])(

@@ -1,5 +1,7 @@
 import type { EmulatorClock } from '../clock.js';
-import { ApiError } from '../http/api-error.js';
+import { DomainError } from '../domain-error.js';
+import type { OrderStore } from '../store/store.js';
+import { isStoreError, StoreError } from '../store/store-error.js';
 import { type OrderSeed, type OrderState, orderFromSeed } from './order.js';
 
 /** How old an order may be and still be refunded. */
@@ -21,72 +23,75 @@ export function refundDeadline(purchaseMs: number): number {
   return d.getTime();
 }
 
-const notFound = (message: string) =>
-  new ApiError(404, 'notFound', message, { status: 'NOT_FOUND' });
-const precondition = (message: string) =>
-  new ApiError(400, 'failedPrecondition', message, { status: 'FAILED_PRECONDITION' });
-
-/** The orders of every application, and the refund rules. */
+/**
+ * The orders of every application, kept in the emulator's store, and the refund rules. Errors
+ * are domain errors (`not_found`, `already_refunded`, `failed_precondition`).
+ */
 export class Orders {
-  private readonly orders = new Map<string, OrderState>();
-
-  constructor(private readonly clock: EmulatorClock) {}
+  constructor(
+    private readonly store: OrderStore,
+    private readonly clock: EmulatorClock,
+  ) {}
 
   /** Adds (or replaces) an order from a seed. */
-  add(seed: OrderSeed): OrderState {
+  async add(seed: OrderSeed): Promise<OrderState> {
     const order = orderFromSeed(seed, this.clock.iso());
     if (Number.isNaN(Date.parse(order.purchaseTime))) {
-      throw new ApiError(
-        400,
-        'badRequest',
+      throw new DomainError(
+        'invalid_argument',
         `order ${order.orderId}: purchaseTime '${order.purchaseTime}' is not RFC 3339`,
       );
     }
-    this.orders.set(key(order.packageName, order.orderId), order);
+    await this.store.put(order);
     return order;
   }
 
-  /** The order, or 404 (an unknown package and an unknown order answer alike). */
-  get(packageName: string, orderId: string): OrderState {
-    const order = this.orders.get(key(packageName, orderId));
-    if (!order) throw notFound(`Order ${orderId} of application ${packageName} was not found.`);
+  /** The order (an unknown package and an unknown order answer alike). */
+  async get(packageName: string, orderId: string): Promise<OrderState> {
+    const order = await this.store.get(packageName, orderId);
+    if (!order) throw notFound(packageName, orderId);
     return order;
   }
 
   /**
-   * Refunds an order, synchronously so that concurrent refunds of one order refund it once.
-   * `revoke` ends access now and, for a recurring subscription, stops all future payments;
-   * without it the order is refunded and access is left as it is. Consumption is the app's
-   * business and is not touched.
+   * Refunds an order once: the store's conditional write decides between concurrent refunds, in
+   * any process. `revoke` ends access now and, for a recurring subscription, stops all future
+   * payments; without it the order is refunded and access is left as it is. Consumption is the
+   * app's business and is not touched.
    */
-  refund(packageName: string, orderId: string, revoke: boolean): OrderState {
-    const order = this.get(packageName, orderId);
-    if (order.refund) {
-      throw precondition(`Order ${orderId} has already been refunded (at ${order.refund.time}).`);
-    }
+  async refund(packageName: string, orderId: string, revoke: boolean): Promise<OrderState> {
+    const order = await this.get(packageName, orderId);
+    if (order.refund) throw alreadyRefunded(orderId, order.refund.time);
     const now = this.clock.now();
     if (now > refundDeadline(Date.parse(order.purchaseTime))) {
-      throw precondition(
+      throw new DomainError(
+        'failed_precondition',
         `Order ${orderId} was placed at ${order.purchaseTime}, more than ${REFUND_WINDOW_YEARS} years ago; orders older than ${REFUND_WINDOW_YEARS} years cannot be refunded.`,
       );
     }
     const time = new Date(now).toISOString();
-    order.refund = { time, revoke };
+    const refunded = { ...order, refund: { time, revoke } };
     if (revoke) {
-      order.access = 'revoked';
-      order.accessEndTime = time;
-      if (order.payments === 'active') order.payments = 'stopped';
+      refunded.access = 'revoked';
+      refunded.accessEndTime = time;
+      if (refunded.payments === 'active') refunded.payments = 'stopped';
     }
-    return order;
+    try {
+      return await this.store.refund(refunded);
+    } catch (error) {
+      if (!isStoreError(error, 'already_refunded')) throw error;
+      const winner = await this.store.get(packageName, orderId);
+      throw alreadyRefunded(orderId, winner?.refund?.time ?? time);
+    }
   }
 
-  all(): OrderState[] {
-    return [...this.orders.values()].map((o) => structuredClone(o));
-  }
-
-  clear(): void {
-    this.orders.clear();
+  all(): Promise<OrderState[]> {
+    return this.store.all();
   }
 }
 
-const key = (packageName: string, orderId: string) => `${packageName}\u0000${orderId}`;
+const notFound = (packageName: string, orderId: string) =>
+  new StoreError('not_found', `Order ${orderId} of application ${packageName} was not found.`);
+
+const alreadyRefunded = (orderId: string, time: string) =>
+  new StoreError('already_refunded', `Order ${orderId} has already been refunded (at ${time}).`);

@@ -35,13 +35,13 @@ export function publisherRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
       const revoke = booleanParam(queryParams(c.req.url), 'revoke') ?? false;
       const body = await c.req.raw.arrayBuffer();
       if (body.byteLength > 0) throw badRequest('The request body must be empty.');
-      // No await from here on: concurrent refunds of one order are decided one at a time.
-      state.orders.refund(packageName, orderId, revoke);
+      // The store's conditional write decides between concurrent refunds (in any process).
+      await state.orders.refund(packageName, orderId, revoke);
       // Refund has no response message: the body is empty, so the answer is 204 No Content.
       return c.body(null, 204);
     });
 
-    app.get(`${root}/applications/:packageName/orders/*`, (c) => {
+    app.get(`${root}/applications/:packageName/orders/*`, async (c) => {
       const { packageName, orderId, verb } = target(c, root);
       if (verb !== undefined)
         throw new ApiError(404, 'notFound', `Unknown method ':${verb}' on orders.`, {
@@ -52,7 +52,7 @@ export function publisherRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
       const principal = state.authenticate(c.req.raw);
       c.set('principal', principal.identity);
       requireScope(principal, SCOPES);
-      return c.json(orderResource(state.orders.get(packageName, orderId)));
+      return c.json(orderResource(await state.orders.get(packageName, orderId)));
     });
   }
 }

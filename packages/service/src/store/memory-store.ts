@@ -41,6 +41,9 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
   const regions = new Map<string, Collection<ForwardingRuleJson>>();
   const projects = new Map<string, Collection<ForwardingRuleJson>>();
   const operations = new Map<string, OperationRecord>();
+  /** Keys of running operations in start order, and of done ones in completion order (expiry). */
+  const runningOrder = new Set<string>();
+  const doneOrder = new Set<string>();
   const operationLists = new Map<string, Collection<OperationJson>>();
   const requestIds = new Map<string, string>();
   const orders = new Map<string, OrderState>();
@@ -77,14 +80,23 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
 
   const putOperation = (parent: RegionRef, added: NewOperation, version: number) => {
     const record: OperationRecord = { ...copy(added), ...parent, version };
-    operations.set(operationKey(parent, record.operation.name), record);
+    const key = operationKey(parent, record.operation.name);
+    operations.set(key, record);
+    if (record.doneAt === undefined) runningOrder.add(key);
+    else if (!doneOrder.has(key)) {
+      runningOrder.delete(key);
+      doneOrder.add(key);
+    }
     operationsIn(regionParent(parent)).put(record.operation);
     if (record.requestId)
       requestIds.set(requestKey(parent, record.requestId), record.operation.name);
     return copy(record);
   };
   const forgetOperation = (record: OperationRecord) => {
-    operations.delete(operationKey(record, record.operation.name));
+    const key = operationKey(record, record.operation.name);
+    operations.delete(key);
+    runningOrder.delete(key);
+    doneOrder.delete(key);
     operationsIn(regionParent(record)).delete(record.operation.name);
     if (record.requestId) requestIds.delete(requestKey(record, record.requestId));
   };
@@ -105,7 +117,10 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
     aggregate(parent.project).put(stored);
   };
   const notFound = (parent: RegionRef, name: string) =>
-    new StoreError('not_found', `${regionParent(parent)}/forwardingRules/${name} does not exist`);
+    new StoreError(
+      'not_found',
+      `The resource '${regionParent(parent)}/forwardingRules/${name}' was not found`,
+    );
 
   return {
     kind: 'memory',
@@ -118,7 +133,7 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
         if (region.get(rule.name)) {
           throw new StoreError(
             'already_exists',
-            `${regionParent(parent)}/forwardingRules/${rule.name} already exists`,
+            `The resource '${regionParent(parent)}/forwardingRules/${rule.name}' already exists`,
           );
         }
         saveRule(parent, rule);
@@ -143,6 +158,13 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
         write.check?.(region.values().filter((r) => r.name !== rule.name));
         saveRule(parent, rule);
         return written(parent, rule, write);
+      },
+      put: async (parent, rule, check) => {
+        const region = rulesIn(parent);
+        check?.(region.values().filter((r) => r.name !== rule.name));
+        const replaced = region.get(rule.name);
+        if (replaced) aggregate(parent.project).delete(String(replaced.selfLink));
+        saveRule(parent, rule);
       },
       delete: async (parent, name, write) => {
         const earlier = replay(parent, write.requestId);
@@ -190,22 +212,28 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
         return true;
       },
       running: async (parent) =>
-        [...operations.values()]
-          .filter((r) => r.doneAt === undefined && regionParent(r) === regionParent(parent))
+        [...runningOrder]
+          .map((key) => operations.get(key)!)
+          .filter((r) => regionParent(r) === regionParent(parent))
           .map(copy),
       list: async (parent, request) =>
         operationsIn(regionParent(parent)).list({
           ...request,
           parent: tokenParent(parent, 'operations'),
         }),
-      expire: async ({ doneBefore, keep }) => {
-        const done = [...operations.values()]
-          .filter((r) => r.doneAt !== undefined)
-          .sort((a, b) => a.doneAt! - b.doneAt!);
+      // Each queue from its oldest end, stopping at the first that stays: expiry costs what
+      // expires, not what is kept.
+      expire: async ({ doneBefore, keep, keepRunning }) => {
         let dropped = 0;
-        for (const [i, record] of done.entries()) {
-          if (record.doneAt! >= doneBefore && done.length - i <= keep) break;
+        for (const key of doneOrder) {
+          const record = operations.get(key)!;
+          if (record.doneAt! >= doneBefore && doneOrder.size <= keep) break;
           forgetOperation(record);
+          dropped++;
+        }
+        for (const key of runningOrder) {
+          if (keepRunning === undefined || runningOrder.size <= keepRunning) break;
+          forgetOperation(operations.get(key)!);
           dropped++;
         }
         return dropped;
@@ -254,6 +282,8 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
     reset: async () => {
       for (const map of [regions, projects, operations, operationLists, requestIds, orders])
         map.clear();
+      runningOrder.clear();
+      doneOrder.clear();
       settings.clear();
       requestLog = [];
     },

@@ -83,9 +83,7 @@ export async function openSqlStore(
     tx(async (session) => {
       // Every write of a region waits for the one before: the clash rule reads the region's
       // rules, and a requestId retry must see the original's operation.
-      await session.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        regionParent(parent),
-      ]);
+      await lockRegion(session, parent);
       if (write.requestId) {
         const earlier = await operationByRequestId(session, parent, write.requestId);
         if (earlier) return { operation: earlier, replayed: true };
@@ -102,7 +100,10 @@ export async function openSqlStore(
       )
     ).map((r) => JSON.parse(r.resource) as ForwardingRuleJson);
   const ruleMissing = (parent: RegionRef, name: string) =>
-    new StoreError('not_found', `${regionParent(parent)}/forwardingRules/${name} does not exist`);
+    new StoreError(
+      'not_found',
+      `The resource '${regionParent(parent)}/forwardingRules/${name}' was not found`,
+    );
 
   return {
     kind: db.kind,
@@ -119,7 +120,7 @@ VALUES (${placeholders(row.length + 2)}) ON CONFLICT (parent, "name") DO NOTHING
           if (inserted.length === 0) {
             throw new StoreError(
               'already_exists',
-              `${regionParent(parent)}/forwardingRules/${rule.name} already exists`,
+              `The resource '${regionParent(parent)}/forwardingRules/${rule.name}' already exists`,
             );
           }
           return rule;
@@ -154,6 +155,18 @@ WHERE parent = $1 AND "name" = $2 AND fingerprint = $3 RETURNING 1 AS ok`,
             );
           }
           return rule;
+        }),
+      put: (parent, rule, check) =>
+        tx(async (session) => {
+          await lockRegion(session, parent);
+          if (check) check(await regionRules(session, parent, rule.name));
+          const row = rulesTable.row(rule);
+          const columns = rulesTable.insertColumns;
+          await session.query(
+            `INSERT INTO forwarding_rules (parent, project, ${columns.join(', ')})
+VALUES (${placeholders(row.length + 2)}) ON CONFLICT (parent, "name") DO UPDATE SET (${columns.join(', ')}) = (${columns.map((c) => `EXCLUDED.${c}`).join(', ')})`,
+            [regionParent(parent), parent.project, ...row],
+          );
         }),
       delete: (parent, name, write) =>
         ruleWrite(parent, write, async (session) => {
@@ -247,7 +260,7 @@ WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
         list(operationsTable, request, tokenParent(parent, 'operations'), {
           parent: regionParent(parent),
         }),
-      expire: ({ doneBefore, keep }) =>
+      expire: ({ doneBefore, keep, keepRunning }) =>
         tx(async (session) => {
           const old = await session.query(
             'DELETE FROM operations WHERE done_at < $1 RETURNING 1 AS ok',
@@ -260,7 +273,17 @@ WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
 ) RETURNING 1 AS ok`,
             [String(Math.max(0, Math.floor(keep)))],
           );
-          return old.length + surplus.length;
+          const running =
+            keepRunning === undefined
+              ? []
+              : await session.query(
+                  `DELETE FROM operations WHERE (parent, "name") IN (
+  SELECT parent, "name" FROM operations WHERE done_at IS NULL
+  ORDER BY ${operationsTable.document}->>'startTime' DESC, parent DESC, "name" DESC OFFSET $1
+) RETURNING 1 AS ok`,
+                  [String(Math.max(0, Math.floor(keepRunning)))],
+                );
+          return old.length + surplus.length + running.length;
         }),
       all: () =>
         tx(async (session) =>
@@ -363,6 +386,17 @@ ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
       }),
     close: () => db.close(),
   };
+}
+
+/**
+ * Serialises the writes of a region until the transaction ends (in every process on the
+ * database): the clash rule and address allocation read the region, and a requestId retry must
+ * see the original's operation.
+ */
+async function lockRegion(session: SqlSession, parent: RegionRef): Promise<void> {
+  await session.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+    regionParent(parent),
+  ]);
 }
 
 async function insertOperation(

@@ -75,6 +75,11 @@ export interface ForwardingRuleStore {
     rule: ForwardingRuleJson,
     write: RuleWrite & { expectedFingerprint: string; check?: RegionCheck },
   ): Promise<WriteResult>;
+  /**
+   * Stores a rule as given, without an operation (seed data): replaces a rule of the same name.
+   * `check` runs first, while the region's writes are serialised (address allocation).
+   */
+  put(parent: RegionRef, rule: ForwardingRuleJson, check?: RegionCheck): Promise<void>;
   /** Removes a rule (`not_found` when there is none). */
   delete(parent: RegionRef, name: string, write: RuleWrite): Promise<WriteResult>;
   /** One page of a region's rules: filter, orderBy and page token as AIP-160/158 define them. */
@@ -103,9 +108,10 @@ export interface OperationStore {
   list(parent: RegionRef, request: StoreListRequest): Promise<ListPage<OperationJson>>;
   /**
    * Drops DONE operations completed before `doneBefore`, then the oldest completed beyond
-   * `keep`. Returns how many were dropped.
+   * `keep`, then (when `keepRunning` is given) the oldest still running beyond `keepRunning`.
+   * Returns how many were dropped.
    */
-  expire(retention: { doneBefore: number; keep: number }): Promise<number>;
+  expire(retention: { doneBefore: number; keep: number; keepRunning?: number }): Promise<number>;
   all(): Promise<OperationRecord[]>;
 }
 

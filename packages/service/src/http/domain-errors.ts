@@ -1,0 +1,47 @@
+import { DomainError } from '../domain-error.js';
+import { StoreError } from '../store/store-error.js';
+import { ApiError } from './api-error.js';
+
+/** Which API answers: Compute Engine omits the canonical `status`; Android Publisher sends it. */
+export type ErrorDialect = 'compute' | 'publisher';
+
+/**
+ * The one mapping of domain errors ({@link StoreError}, {@link DomainError}) to the Google error
+ * envelope: the domain modules and stores raise them without knowing HTTP. Anything else is
+ * returned as it is.
+ *
+ * @example
+ * ```ts
+ * domainErrorToApiError(new StoreError('already_exists', "The resource '…' already exists"), 'compute').status; // 409
+ * ```
+ */
+export function domainErrorToApiError(error: unknown, dialect: ErrorDialect): unknown {
+  const withStatus = (status: string) => (dialect === 'publisher' ? { status } : {});
+  if (error instanceof StoreError) {
+    switch (error.code) {
+      case 'not_found':
+        return new ApiError(404, 'notFound', error.message, withStatus('NOT_FOUND'));
+      case 'already_exists':
+        return new ApiError(409, 'alreadyExists', error.message, withStatus('ALREADY_EXISTS'));
+      case 'condition_failed':
+        return new ApiError(412, 'conditionNotMet', error.message, {
+          location: 'If-Match',
+          locationType: 'header',
+          ...withStatus('FAILED_PRECONDITION'),
+        });
+      case 'already_refunded':
+        return new ApiError(400, 'failedPrecondition', error.message, {
+          status: 'FAILED_PRECONDITION',
+        });
+      default:
+        // The store is unusable (locked, a newer schema): nothing the caller did.
+        return new ApiError(503, 'backendError', error.message, withStatus('UNAVAILABLE'));
+    }
+  }
+  if (error instanceof DomainError) {
+    return error.code === 'failed_precondition'
+      ? new ApiError(400, 'failedPrecondition', error.message, { status: 'FAILED_PRECONDITION' })
+      : new ApiError(400, 'badRequest', error.message, withStatus('INVALID_ARGUMENT'));
+  }
+  return error;
+}
