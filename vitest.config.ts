@@ -1,25 +1,69 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // Tests run against the TypeScript sources, so `pnpm test` needs no build; CI builds separately.
-export default defineConfig({
-  resolve: {
-    alias: [
-      { find: /^@listkit\/query\/sql$/, replacement: src('./packages/query/src/sql/index.ts') },
-      { find: /^@listkit\/query\/re2-wasm$/, replacement: src('./packages/query/src/re2-wasm.ts') },
-      { find: /^@listkit\/query$/, replacement: src('./packages/query/src/index.ts') },
-      { find: /^@listkit\/service$/, replacement: src('./packages/service/src/index.ts') },
-    ],
-  },
+const aliases = (service: string) => [
+  { find: /^@listkit\/query\/sql$/, replacement: src('./packages/query/src/sql/index.ts') },
+  { find: /^@listkit\/query\/re2-wasm$/, replacement: src('./packages/query/src/re2-wasm.ts') },
+  { find: /^@listkit\/query$/, replacement: src('./packages/query/src/index.ts') },
+  { find: /^@listkit\/service$/, replacement: service },
+];
+
+const common = {
+  exclude: ['**/node_modules/**', '**/dist/**'],
+  testTimeout: 30_000,
+  // expect.poll gives up after 1 s by default: on a loaded 2-core CI machine a browser page can
+  // take longer than that to apply data or re-run a list, and the test then fails on time alone.
+  // A poll still returns as soon as its condition holds.
+  expect: { poll: { timeout: 10_000 } },
+};
+
+// The real-client suites run once more over each stored emulator, unchanged: in these projects
+// `@listkit/service` is test/support/store-emulator.ts, whose createEmulator gives every emulator
+// a fresh PGlite directory or PostgreSQL database.
+const STORED_SUITES = [
+  'test/compute-clients.test.ts',
+  'test/compute-update-clients.test.ts',
+  'test/compute-concurrency.test.ts',
+  'test/publisher-client.test.ts',
+];
+const stored = (store: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
+  resolve: { alias: aliases(src('./test/support/store-emulator.ts')) },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**'],
-    testTimeout: 30_000,
-    // expect.poll gives up after 1 s by default: on a loaded 2-core CI machine a browser page can
-    // take longer than that to apply data or re-run a list, and the test then fails on time alone.
-    // A poll still returns as soon as its condition holds.
-    expect: { poll: { timeout: 10_000 } },
+    ...common,
+    name: store,
+    include: STORED_SUITES,
+    env: { LISTKIT_TEST_STORE: store },
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
+
+/** PostgreSQL suites need a server (LISTKIT_PG_URL, as .ci/with-postgres.sh exports). */
+function postgresProjects(): TestProjectInlineConfiguration[] {
+  if (process.env.LISTKIT_PG_URL) return [stored('postgres')];
+  const reason =
+    'real-client suites over PostgreSQL skipped: no server configured (set LISTKIT_PG_URL or run under .ci/with-postgres.sh)';
+  if (process.env.LISTKIT_REQUIRE_PG === '1') throw new Error(`LISTKIT_REQUIRE_PG=1 but ${reason}`);
+  console.warn(reason);
+  return [];
+}
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias: aliases(src('./packages/service/src/index.ts')) },
+        test: {
+          ...common,
+          name: 'memory',
+          include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+        },
+      },
+      stored('pglite'),
+      ...postgresProjects(),
+    ],
   },
 });
