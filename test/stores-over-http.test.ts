@@ -18,6 +18,8 @@ const SECRETS = `stores-over-http-${randomBytes(12).toString('hex')}`;
 const REGION = '/compute/v1/projects/p/regions/us-east1';
 const AUTH = { authorization: 'Bearer x', 'content-type': 'application/json' };
 let cli = '';
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, read loosely in assertions
+type Json = any;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
@@ -76,7 +78,7 @@ async function call(
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status: number; json: Record<string, any> }> {
+): Promise<{ status: number; json: Json }> {
   const response = await fetch(url + path, {
     method,
     headers: AUTH,
@@ -100,7 +102,7 @@ describe.skipIf(pgSkip !== undefined)(
   () => {
     let a = '';
     let b = '';
-    let dropDatabase = async () => undefined as void;
+    let dropDatabase = async (): Promise<void> => undefined;
 
     beforeAll(async () => {
       const server = process.env.LISTKIT_PG_URL!;
@@ -215,7 +217,11 @@ describe('kill -9 of listkit serve --data-dir during a write burst', () => {
     };
     let killed = false;
     const refusals: string[] = [];
-    const ok = (what: string, answer: { status: number } | undefined, expected: number) => {
+    const ok = <T extends { status: number }>(
+      what: string,
+      answer: T | undefined,
+      expected: number,
+    ): answer is T => {
       if (answer?.status === expected) return true;
       if (!killed) refusals.push(`${what}: ${answer?.status ?? 'no answer'}`);
       return false;
@@ -268,12 +274,10 @@ describe('kill -9 of listkit serve --data-dir during a write burst', () => {
 
     const restarted = await serve(['--data-dir', dir]);
     const state = (await call(restarted.url, 'GET', '/_listkit/state')).json;
-    const rules = new Map<string, Record<string, any>>(
-      state.forwardingRules.map((r: { rule: Record<string, any> }) => [r.rule.name, r.rule]),
+    const rules = new Map<string, Json>(
+      state.forwardingRules.map((r: { rule: Json }) => [r.rule.name, r.rule]),
     );
-    const operations = new Map<string, Record<string, any>>(
-      state.operations.map((o: Record<string, any>) => [o.name, o]),
-    );
+    const operations = new Map<string, Json>(state.operations.map((o: Json) => [o.name, o]));
     for (const [name, operation] of acked.rules) {
       expect(rules.has(name), name).toBe(true);
       expect(operations.get(operation)?.operationType, operation).toBe('insert');
