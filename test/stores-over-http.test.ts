@@ -169,20 +169,17 @@ describe.skipIf(pgSkip !== undefined)(
           (await call(a, 'POST', `${REGION}/forwardingRules`, rule(`page-${i}`, 2000 + i))).status,
         ).toBe(200);
       }
-      const filter = 'filter=name%3D%22page-.*%22';
-      const first = await call(
-        a,
-        'GET',
-        `${REGION}/forwardingRules?${filter}&maxResults=2&orderBy=name`,
-      );
-      expect(first.json.items.map((r: { name: string }) => r.name)).toEqual(['page-0', 'page-1']);
+      const names = (page: Json) => page.json.items.map((r: { name: string }) => r.name);
+      const all = names(await call(b, 'GET', `${REGION}/forwardingRules?orderBy=name`));
+      const first = await call(a, 'GET', `${REGION}/forwardingRules?maxResults=2&orderBy=name`);
+      expect(names(first)).toEqual(all.slice(0, 2));
       const second = await call(
         b,
         'GET',
-        `${REGION}/forwardingRules?${filter}&maxResults=2&orderBy=name&pageToken=${encodeURIComponent(first.json.nextPageToken)}`,
+        `${REGION}/forwardingRules?maxResults=2&orderBy=name&pageToken=${encodeURIComponent(first.json.nextPageToken)}`,
       );
       expect(second.status).toBe(200);
-      expect(second.json.items.map((r: { name: string }) => r.name)).toEqual(['page-2', 'page-3']);
+      expect(names(second)).toEqual(all.slice(2, 4));
     });
   },
 );

@@ -171,7 +171,10 @@ async function serverThread() {
   // An ordering's index is built by its first list call; build both before anything is timed.
   const indexStart = now();
   for (const orderBy of new Set(CASES.map((c) => c.orderBy))) {
-    await emulator.state.forwardingRules.list(PROJECT, REGION, { orderBy, pageSize: 1 });
+    await emulator.state.forwardingRules.list(
+      { project: PROJECT, region: REGION },
+      { orderBy, pageSize: 1 },
+    );
   }
   const indexMs = now() - indexStart;
   const emulatorUrl = await emulator.listen(0, HOST);
@@ -211,7 +214,10 @@ async function serverThread() {
           pageSize: PAGE,
           context: { project: PROJECT },
         };
-        const page = await state.forwardingRules.list(PROJECT, REGION, request);
+        const page = await state.forwardingRules.list(
+          { project: PROJECT, region: REGION },
+          request,
+        );
         const compiled = compileFilter(filter, forwardingRuleSchema);
         const order = parseOrderBy(orderBy, forwardingRuleSchema);
         const binding = {
@@ -227,7 +233,10 @@ async function serverThread() {
         const ops = [
           { name: 'emulator', fn: get(emulatorUrl, emulator) },
           { name: 'bare', fn: get(bareServer.url, bare) },
-          { name: 'list', fn: () => state.forwardingRules.list(PROJECT, REGION, request) },
+          {
+            name: 'list',
+            fn: () => state.forwardingRules.list({ project: PROJECT, region: REGION }, request),
+          },
           {
             name: 'parse',
             fn: async () => {

@@ -14,6 +14,7 @@ import { computePathSegments } from './compute/path-segments.js';
 import { controlGuard } from './control/control-guard.js';
 import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
 import { type Seed, seedState } from './control/seed.js';
+import { loadSettings } from './control/settings.js';
 import { DomainError } from './domain-error.js';
 import type { EmulatorControls } from './emulator-controls.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
@@ -265,7 +266,10 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   try {
     // A store that outlives the process keeps what it holds; the seed fills a new one only.
     if (store.kind === 'memory') await reset();
-    else if (options.seed && (await isEmpty(store))) await seedState(state, options.seed);
+    else {
+      await loadSettings(state);
+      if (options.seed && (await isEmpty(store))) await seedState(state, options.seed);
+    }
   } catch (error) {
     await store.close();
     throw error;

@@ -7,6 +7,7 @@ import { errors } from '../http/api-error.js';
 import { readJsonBody } from '../http/body.js';
 import { parseFaultRule } from '../http/faults.js';
 import { type Seed, seedState } from './seed.js';
+import { saveSettings } from './settings.js';
 
 /** A value from a request body, short enough for an error message (strings quoted, cut at 60). */
 function shown(value: unknown): string {
@@ -99,6 +100,7 @@ export function controlRoutes(
       throw errors.badRequest(`clock.freeze: ${shown(body.freeze)} is not true or false`);
     state.clock.set(target);
     if (typeof body.freeze === 'boolean') state.clock.freeze(body.freeze);
+    await saveSettings(state);
     return c.json(clockJson());
   });
 
@@ -107,6 +109,7 @@ export function controlRoutes(
     const policy = parseOperationPolicy(await readJsonBody(c.req.raw, state.bodyLimit));
     if (typeof policy === 'string') throw errors.badRequest(`operation policy: ${policy}`);
     state.operationPolicy = policy;
+    await saveSettings(state);
     return c.json(policy);
   });
 
@@ -115,10 +118,12 @@ export function controlRoutes(
     const rule = parseFaultRule(await readJsonBody(c.req.raw, state.bodyLimit));
     if (typeof rule === 'string') throw errors.badRequest(`fault: ${rule}`);
     state.faults.add(rule);
+    await saveSettings(state);
     return c.json({ faults: state.faults.list() });
   });
-  app.delete(`${p}/faults`, (c) => {
+  app.delete(`${p}/faults`, async (c) => {
     state.faults.clear();
+    await saveSettings(state);
     return c.json({ faults: [] });
   });
 
