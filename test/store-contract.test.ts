@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PageTokenCodec } from '@listkit/query';
 import {
+  ComputeUrls,
   type EmulatorStore,
   type ForwardingRuleJson,
   isStoreError,
@@ -16,8 +17,10 @@ import {
   type OrderState,
   openPgliteDatabase,
   openPostgresDatabase,
+  openSqlStore,
   openStore,
   type RegionRef,
+  regionCheckFor,
   type StoreLocation,
 } from '@listkit/service';
 import pg from 'pg';
@@ -90,6 +93,8 @@ function order(orderId: string): OrderState {
   };
 }
 
+const IN_USE = 'Specified IP address is in-use and would result in a conflict.';
+
 const codes = async (promise: Promise<unknown>) =>
   promise.then(
     () => 'ok',
@@ -147,19 +152,113 @@ function contract(name: string, open: () => Promise<EmulatorStore>) {
       );
     });
 
-    it('runs the region check with the stored rules and writes nothing when it refuses', async () => {
+    it('runs the region check with the stored rules at the address only, and writes nothing when it refuses', async () => {
       const seen: string[][] = [];
-      const refused = store.rules.insert(east, rule(east, 'clash', 7), {
-        ...write(east, 'insert', 'req-clash'),
-        check: (existing) => {
-          seen.push(existing.map((r) => r.name).sort());
-          throw new Error('address in use');
+      // 'web' is at 10.0.0.1, 'retried' at 10.0.0.4: the check is given 'web' alone.
+      const refused = store.rules.insert(
+        east,
+        { ...rule(east, 'clash', 7), IPAddress: '10.0.0.1' },
+        {
+          ...write(east, 'insert', 'req-clash'),
+          check: {
+            check: (_candidate, sameAddress) => {
+              seen.push(sameAddress.map((r) => r.name).sort());
+              throw new Error('address in use');
+            },
+          },
         },
-      });
+      );
       await expect(refused).rejects.toThrow('address in use');
-      expect(seen).toEqual([['retried', 'web']]);
+      expect(seen).toEqual([['web']]);
       expect(await store.rules.get(east, 'clash')).toBeUndefined();
       expect(await store.operations.byRequestId(east, 'req-clash')).toBeUndefined();
+    });
+
+    it('stores the rule as the region check returns it: the clash rule, steering rules, another domain', async () => {
+      const parent: RegionRef = { project: 'p1', region: 'europe-north1' };
+      const urls = new ComputeUrls(base);
+      const put = (name: string, i: number, fields: Record<string, unknown>) => {
+        const r = { ...rule(parent, name, i), IPAddress: '192.0.2.10', ...fields };
+        return store.rules.insert(parent, r, {
+          ...write(parent, 'insert'),
+          check: regionCheckFor(r, { ...parent, urls }),
+        });
+      };
+      await put('base', 1, { portRange: '80-80' });
+      await expect(put('twin', 2, { portRange: '80-80' })).rejects.toThrow(IN_USE);
+      const steering = await put('steer', 3, {
+        portRange: '80-80',
+        sourceIpRanges: ['1.2.3.0/24'],
+      });
+      expect(steering.rule?.baseForwardingRule).toBe(rule(parent, 'base', 1).selfLink);
+      expect((await store.rules.get(parent, 'steer'))?.baseForwardingRule).toBe(
+        rule(parent, 'base', 1).selfLink,
+      );
+      // Other ports, another protocol, an internal rule of a network: no clash.
+      await put('other-ports', 4, { portRange: '81-81' });
+      await put('udp', 5, { IPProtocol: 'UDP', portRange: '80-80' });
+      await put('internal', 6, {
+        loadBalancingScheme: 'INTERNAL',
+        network: 'global/networks/vpc-a',
+        portRange: '80-80',
+      });
+      await expect(
+        put('internal-twin', 7, {
+          loadBalancingScheme: 'INTERNAL',
+          network: 'global/networks/vpc-a',
+          portRange: '80-80',
+        }),
+      ).rejects.toThrow(IN_USE);
+      expect(await store.rules.get(parent, 'twin')).toBeUndefined();
+    });
+
+    it('gives a rule without an address the lowest free one of its pool, reusing freed ones', async () => {
+      const parent: RegionRef = { project: 'p1', region: 'asia-east1' };
+      const ephemeral = async (name: string, i: number) => {
+        const { IPAddress: _none, ...r } = rule(parent, name, i);
+        const result = await store.rules.insert(parent, r, {
+          ...write(parent, 'insert'),
+          check: { allocate: 'internal', check: (candidate) => candidate },
+        });
+        expect((await store.rules.get(parent, name))?.IPAddress).toBe(result.rule?.IPAddress);
+        return result.rule?.IPAddress;
+      };
+      // A rule naming a pool address keeps it from the pool.
+      await store.rules.insert(
+        parent,
+        { ...rule(parent, 'static', 0), IPAddress: '10.128.0.3' },
+        write(parent, 'insert'),
+      );
+      expect(await ephemeral('e1', 1)).toBe('10.128.0.2');
+      expect(await ephemeral('e2', 2)).toBe('10.128.0.4');
+      expect(await ephemeral('e3', 3)).toBe('10.128.0.5');
+      await store.rules.delete(parent, 'e2', write(parent, 'delete'));
+      await store.rules.delete(parent, 'static', write(parent, 'delete'));
+      expect(await ephemeral('e4', 4)).toBe('10.128.0.3');
+      expect(await ephemeral('e5', 5)).toBe('10.128.0.4');
+      // A rule moved off a pool address frees it.
+      const e1 = (await store.rules.get(parent, 'e1'))!;
+      await store.rules.update(
+        parent,
+        { ...e1, IPAddress: '192.0.2.1', fingerprint: 'moved' },
+        { ...write(parent, 'patch'), expectedFingerprint: String(e1.fingerprint) },
+      );
+      expect(await ephemeral('e6', 6)).toBe('10.128.0.2');
+      expect(await ephemeral('e7', 7)).toBe('10.128.0.6');
+      // Another region has pools of its own; a name in use is refused before any address is taken.
+      expect(
+        await codes(
+          store.rules.insert(
+            parent,
+            { ...rule(parent, 'e7', 8), IPAddress: undefined },
+            {
+              ...write(parent, 'insert'),
+              check: { allocate: 'internal', check: (candidate) => candidate },
+            },
+          ),
+        ),
+      ).toBe('already_exists');
+      expect(await ephemeral('e8', 8)).toBe('10.128.0.7');
     });
 
     it('updates only from the fingerprint it read', async () => {
@@ -434,11 +533,48 @@ describe('PGlite in a data directory', () => {
     const dir = dataDir();
     const db = await openPgliteDatabase(dir);
     try {
-      expect(await migrate(db)).toEqual([1]);
+      expect(await migrate(db)).toEqual([1, 2]);
       expect(await migrate(db)).toEqual([]);
     } finally {
       await db.close();
     }
+  }, 60_000);
+
+  it('migrates a schema-1 database with rules to version 2: its rules clash and hold their addresses', async () => {
+    const db = await openPgliteDatabase(dataDir());
+    const store = await openSqlStore(db, { pageTokens: await codec() });
+    await store.rules.insert(
+      east,
+      { ...rule(east, 'old-static', 1), IPAddress: '192.0.2.7' },
+      write(east, 'insert'),
+    );
+    await store.rules.insert(
+      east,
+      { ...rule(east, 'old-pool', 2), IPAddress: '10.128.0.2' },
+      write(east, 'insert'),
+    );
+    // Back to what version 1 created, rows and all.
+    await db.transaction(async (tx) => {
+      await tx.query('DROP TABLE address_pool_cursors, address_pool_freed');
+      await tx.query(
+        'ALTER TABLE forwarding_rules DROP COLUMN address_key, DROP COLUMN pool_kind, DROP COLUMN pool_index',
+      );
+      await tx.query('DELETE FROM listkit_migrations WHERE version = 2');
+    });
+    expect(await migrate(db)).toEqual([2]);
+    const clash = { ...rule(east, 'new', 3), IPAddress: '192.0.2.7' };
+    const refused = store.rules.insert(east, clash, {
+      ...write(east, 'insert'),
+      check: regionCheckFor(clash, { ...east, urls: new ComputeUrls(base) }),
+    });
+    await expect(refused).rejects.toThrow(IN_USE);
+    const { IPAddress: _none, ...ephemeral } = rule(east, 'ephemeral', 4);
+    const taken = await store.rules.insert(east, ephemeral, {
+      ...write(east, 'insert'),
+      check: { allocate: 'internal', check: (candidate) => candidate },
+    });
+    expect(taken.rule?.IPAddress).toBe('10.128.0.3');
+    await store.close();
   }, 60_000);
 });
 
@@ -575,6 +711,39 @@ describe.skipIf(skip !== undefined)(`PostgreSQL server${skip ? ` (skipped: ${ski
         Array.from({ length: 10 }, (_, i) => codes((i % 2 ? one : two).orders.refund(refunded))),
       );
       expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
+    });
+
+    it('refuses clashing inserts sent to both at once: one rule holds the address', async () => {
+      const parent: RegionRef = { project: 'shared', region: 'asia-south1' };
+      const urls = new ComputeUrls(base);
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const r = { ...rule(parent, `rival-${i}`, i), IPAddress: '192.0.2.20' };
+          return codes(
+            (i % 2 ? one : two).rules.insert(parent, r, {
+              ...write(parent, 'insert'),
+              check: regionCheckFor(r, { ...parent, urls }),
+            }),
+          );
+        }),
+      );
+      expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
+      expect((await one.rules.all()).filter((r) => r.region === 'asia-south1')).toHaveLength(1);
+    });
+
+    it('hands out distinct addresses to inserts without one sent to both at once', async () => {
+      const parent: RegionRef = { project: 'shared', region: 'asia-south2' };
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const { IPAddress: _none, ...r } = rule(parent, `ephemeral-${i}`, i);
+          return (i % 2 ? one : two).rules.insert(parent, r, {
+            ...write(parent, 'insert'),
+            check: { allocate: 'external', check: (candidate) => candidate },
+          });
+        }),
+      );
+      const addresses = results.map((r) => String(r.rule?.IPAddress)).sort();
+      expect(addresses).toEqual(Array.from({ length: 20 }, (_, i) => `203.0.113.${i + 1}`).sort());
     });
 
     it('migrates a database once, whoever opens it first', async () => {

@@ -73,8 +73,8 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
           operationType: 'SetTarget',
           requestId,
           // The create rules and the clash rule, against the region as it is in the write.
-          check: (changed, existing) =>
-            checkPatchedRule(changed, { ...where, urls: state.urls, existing }),
+          check: (changed, sameAddress) =>
+            checkPatchedRule(changed, { ...where, urls: state.urls, sameAddress }),
         },
       ),
     );
@@ -105,8 +105,8 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
         {
           principal,
           operationType: 'patch',
-          check: (patched, existing) =>
-            checkPatchedRule(patched, { ...where, urls: state.urls, existing }),
+          check: (patched, sameAddress) =>
+            checkPatchedRule(patched, { ...where, urls: state.urls, sameAddress }),
         },
       ),
     );

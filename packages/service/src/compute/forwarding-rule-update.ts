@@ -120,10 +120,8 @@ export function checkPatchedRule(rule: ForwardingRuleJson, ctx: InsertContext): 
     const migration = field.startsWith('externalManagedBackendBucketMigration');
     if (CLIENT_FIELDS.has(field) && !IGNORED_ON_PATCH.has(field) && !migration) body[field] = value;
   }
-  prepareForwardingRule(body, {
-    ...ctx,
-    existing: ctx.existing.filter((r) => r.name !== rule.name),
-  });
+  // The clash rule skips the stored version of this rule: it has the same name.
+  prepareForwardingRule(body, ctx);
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { ListPage, ListRequest } from '@listkit/query';
 import type { Principal } from '../auth/auth.js';
 import type { EmulatorClock } from '../clock.js';
+import { regionCheckFor } from '../store/region-check.js';
 import type { ForwardingRuleStore, RegionRef, WriteResult } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
-import { allocateAddress } from './address-pool.js';
+import { poolKindOf } from './address-pool.js';
 import type { ComputeUrls } from './compute-urls.js';
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
-import { checkClash } from './forwarding-rule-create/clash-rule.js';
 import { prepareForwardingRule } from './forwarding-rule-validation.js';
 import { newNumericId } from './ids.js';
 import {
@@ -57,17 +57,13 @@ export class ForwardingRules {
    */
   async insert(where: RegionRef, body: unknown, change: RuleChange): Promise<OperationJson> {
     const { urls } = this.options;
-    // The clash rule needs the region's rules: it runs below, inside the serialised write.
-    const prepared = prepareForwardingRule(body, { ...where, urls, existing: [] });
+    // The clash rule and allocation read the region: they run inside the serialised write, on
+    // the rules at the new rule's address only.
+    const prepared = prepareForwardingRule(body, { ...where, urls });
     const rule = this.withServerFields(where, prepared);
     const result = await this.options.store.insert(where, rule, {
       ...this.recorded(where, change),
-      check: (existing) => {
-        const base = checkClash(rule, { ...where, urls, existing });
-        if (base !== undefined) rule.baseForwardingRule = base;
-        this.allocate(where, rule, existing);
-        withFingerprints(rule);
-      },
+      check: regionCheckFor(rule, { ...where, urls }, withFingerprints),
     });
     return this.answered(result);
   }
@@ -79,16 +75,17 @@ export class ForwardingRules {
    */
   async seed(where: RegionRef, fields: ForwardingRuleJson): Promise<void> {
     const rule = this.withServerFields(where, fields);
-    await this.options.store.put(where, rule, (existing) => {
-      this.allocate(where, rule, existing);
-      withFingerprints(rule);
+    // Seeds are not clash-checked (they load a known state); one without an address gets one.
+    await this.options.store.put(where, rule, {
+      ...(rule.IPAddress === undefined ? { allocate: poolKindOf(rule) } : {}),
+      check: (stored) => withFingerprints(stored),
     });
   }
 
   /**
    * Changes a stored rule (patch, setLabels, setTarget): `change` gets the rule as stored and
    * returns the new one; `check`, when given, runs inside the serialised write with the region's
-   * other rules (the create rules, the clash rule). The write is conditional on the fingerprint
+   * other rules at the new version's address (the create rules, the clash rule). The write is conditional on the fingerprint
    * read, so of two concurrent changes one wins and the other is `condition_failed`.
    */
   async update(
@@ -96,7 +93,7 @@ export class ForwardingRules {
     name: string,
     apply: (current: ForwardingRuleJson) => ForwardingRuleJson,
     change: RuleChange & {
-      check?: (rule: ForwardingRuleJson, others: readonly ForwardingRuleJson[]) => void;
+      check?: (rule: ForwardingRuleJson, sameAddress: readonly ForwardingRuleJson[]) => void;
     },
   ): Promise<OperationJson> {
     if (change.requestId) {
@@ -109,7 +106,16 @@ export class ForwardingRules {
     const result = await this.options.store.update(where, rule, {
       ...this.recorded(where, change),
       expectedFingerprint: String(current.fingerprint),
-      ...(check ? { check: (others) => check(rule, others) } : {}),
+      ...(check
+        ? {
+            check: {
+              check: (stored: ForwardingRuleJson, sameAddress: readonly ForwardingRuleJson[]) => {
+                check(stored, sameAddress);
+                return stored;
+              },
+            },
+          }
+        : {}),
     });
     return this.answered(result);
   }
@@ -188,22 +194,6 @@ export class ForwardingRules {
       selfLink: urls.forwardingRule(where.project, where.region, fields.name),
       selfLinkWithId: urls.forwardingRule(where.project, where.region, id),
     });
-  }
-
-  /** Gives a rule without an address the lowest free one of its pool in the region. */
-  private allocate(
-    where: RegionRef,
-    rule: ForwardingRuleJson,
-    existing: readonly ForwardingRuleJson[],
-  ): void {
-    if (rule.IPAddress !== undefined) return;
-    const inUse = new Set(existing.map((r) => String(r.IPAddress)));
-    // Internal and Private Service Connect rules (PSC rules have no scheme) take an address of
-    // the VPC; external rules a public one.
-    const scheme = rule.loadBalancingScheme;
-    const internal = scheme === undefined || String(scheme).startsWith('INTERNAL');
-    const kind = rule.ipVersion === 'IPV6' ? 'ipv6' : internal ? 'internal' : 'external';
-    rule.IPAddress = allocateAddress(kind, inUse, where.region);
   }
 }
 

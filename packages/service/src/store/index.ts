@@ -4,6 +4,7 @@ export { migrate, SCHEMA_VERSION } from './migrations.js';
 export { openStore, type StoreLocation } from './open-store.js';
 export { openPgliteDatabase } from './pglite-database.js';
 export { openPostgresDatabase, type PostgresDatabaseOptions } from './postgres-database.js';
+export { regionCheckFor } from './region-check.js';
 export type { SqlDatabase, SqlSession } from './sql-database.js';
 export { openSqlStore, type SqlStoreOptions } from './sql-store.js';
 export * from './store.js';

@@ -4,14 +4,17 @@ import {
   aggregatedRuleCollection,
   regionRuleCollection,
 } from '../compute/forwarding-rule-collection.js';
+import { clashAddressOf } from '../compute/forwarding-rule-create/clash-rule.js';
 import { operationSchema } from '../compute/operation-schema.js';
 import type { OperationJson } from '../compute/operations.js';
+import { RegionAddresses } from '../compute/region-addresses.js';
 import type { OrderState } from '../publisher/order.js';
 import {
   aggregatedTokenParent,
   type EmulatorStore,
   type NewOperation,
   type OperationRecord,
+  type RegionCheck,
   type RegionRef,
   type RuleWrite,
   regionParent,
@@ -39,6 +42,7 @@ export interface MemoryStoreOptions {
 export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
   const { pageTokens } = options;
   const regions = new Map<string, Collection<ForwardingRuleJson>>();
+  const addresses = new Map<string, RegionAddresses>();
   const projects = new Map<string, Collection<ForwardingRuleJson>>();
   const operations = new Map<string, OperationRecord>();
   /** Keys of running operations in start order, and of done ones in completion order (expiry). */
@@ -72,6 +76,15 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
       parent,
       () => new Collection<OperationJson>(operationSchema, { pageTokens }),
     );
+  const addressesIn = (parent: RegionRef) => {
+    const key = regionParent(parent);
+    let region = addresses.get(key);
+    if (!region) {
+      region = new RegionAddresses();
+      addresses.set(key, region);
+    }
+    return region;
+  };
   const operationKey = (parent: RegionRef, name: string) => `${regionParent(parent)}/${name}`;
   const requestKey = (parent: RegionRef, requestId: string) =>
     `${regionParent(parent)}\u0000${requestId}`;
@@ -113,8 +126,33 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
   });
   const saveRule = (parent: RegionRef, rule: ForwardingRuleJson) => {
     const stored = copy(rule);
-    rulesIn(parent).put(stored);
+    const region = rulesIn(parent);
+    const replaced = region.get(rule.name);
+    if (replaced) addressesIn(parent).remove(replaced);
+    addressesIn(parent).add(stored);
+    region.put(stored);
     aggregate(parent.project).put(stored);
+  };
+  const alreadyExists = (parent: RegionRef, name: string) =>
+    new StoreError(
+      'already_exists',
+      `The resource '${regionParent(parent)}/forwardingRules/${name}' already exists`,
+    );
+  /**
+   * Runs a write's RegionCheck: the address first, then the check over the rules at it. Callers
+   * decide about the name before (a 409 takes no address).
+   */
+  const checked = (parent: RegionRef, rule: ForwardingRuleJson, check: RegionCheck | undefined) => {
+    if (!check) return rule;
+    const region = addressesIn(parent);
+    let candidate = rule;
+    if (check.allocate && rule.IPAddress === undefined) {
+      candidate = { ...rule, IPAddress: region.allocate(check.allocate, parent.region) };
+    }
+    const address = clashAddressOf(candidate);
+    const sameAddress =
+      address === undefined ? [] : region.rulesAt(address).filter((r) => r.name !== rule.name);
+    return check.check(candidate, sameAddress);
   };
   const notFound = (parent: RegionRef, name: string) =>
     new StoreError(
@@ -128,16 +166,10 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
       insert: async (parent, rule, write) => {
         const earlier = replay(parent, write.requestId);
         if (earlier) return earlier;
-        const region = rulesIn(parent);
-        write.check?.(region.values());
-        if (region.get(rule.name)) {
-          throw new StoreError(
-            'already_exists',
-            `The resource '${regionParent(parent)}/forwardingRules/${rule.name}' already exists`,
-          );
-        }
-        saveRule(parent, rule);
-        return written(parent, rule, write);
+        if (rulesIn(parent).get(rule.name)) throw alreadyExists(parent, rule.name);
+        const stored = checked(parent, rule, write.check);
+        saveRule(parent, stored);
+        return written(parent, stored, write);
       },
       get: async (parent, name) => {
         const rule = regions.get(regionParent(parent))?.get(name);
@@ -155,16 +187,18 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
             `the fingerprint of ${rule.name} is ${String(current.fingerprint)}, not ${write.expectedFingerprint}`,
           );
         }
-        write.check?.(region.values().filter((r) => r.name !== rule.name));
-        saveRule(parent, rule);
-        return written(parent, rule, write);
+        const stored = checked(parent, rule, write.check);
+        saveRule(parent, stored);
+        return written(parent, stored, write);
       },
       put: async (parent, rule, check) => {
-        const region = rulesIn(parent);
-        check?.(region.values().filter((r) => r.name !== rule.name));
-        const replaced = region.get(rule.name);
-        if (replaced) aggregate(parent.project).delete(String(replaced.selfLink));
-        saveRule(parent, rule);
+        const replaced = rulesIn(parent).get(rule.name);
+        if (replaced) {
+          // The version replaced gives up its address first: the new one may take it again.
+          addressesIn(parent).remove(replaced);
+          aggregate(parent.project).delete(String(replaced.selfLink));
+        }
+        saveRule(parent, checked(parent, rule, check));
       },
       delete: async (parent, name, write) => {
         const earlier = replay(parent, write.requestId);
@@ -172,6 +206,7 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
         const rule = regions.get(regionParent(parent))?.get(name);
         if (!rule) throw notFound(parent, name);
         rulesIn(parent).delete(name);
+        addressesIn(parent).remove(rule);
         aggregate(parent.project).delete(String(rule.selfLink));
         return written(parent, rule, write);
       },
@@ -280,7 +315,7 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
       requests: async () => requestLog.map(copy),
     },
     reset: async () => {
-      for (const map of [regions, projects, operations, operationLists, requestIds, orders])
+      for (const map of [regions, addresses, projects, operations, operationLists, requestIds])
         map.clear();
       runningOrder.clear();
       doneOrder.clear();

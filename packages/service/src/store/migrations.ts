@@ -1,3 +1,4 @@
+import { addressColumns } from './address-columns.js';
 import type { SqlDatabase, SqlSession } from './sql-database.js';
 import {
   aggregatedRulesTable,
@@ -12,6 +13,8 @@ interface Migration {
   readonly version: number;
   readonly description: string;
   readonly statements: readonly string[];
+  /** Fills what the statements added for rows already there, computed in this process. */
+  readonly backfill?: (tx: SqlSession) => Promise<void>;
 }
 
 /**
@@ -58,6 +61,44 @@ const MIGRATIONS: readonly Migration[] = [
       'CREATE TABLE request_log (seq bigserial PRIMARY KEY, entry jsonb NOT NULL)',
     ],
   },
+  {
+    version: 2,
+    description:
+      'rules by address (clash rule) and by pool position, free-address cursors (allocation)',
+    statements: [
+      `ALTER TABLE forwarding_rules
+  ADD COLUMN address_key text COLLATE "C",
+  ADD COLUMN pool_kind text COLLATE "C",
+  ADD COLUMN pool_index integer`,
+      'CREATE INDEX forwarding_rules_by_address ON forwarding_rules (parent, address_key) WHERE address_key IS NOT NULL',
+      'CREATE INDEX forwarding_rules_by_pool_index ON forwarding_rules (parent, pool_kind, pool_index) WHERE pool_index IS NOT NULL',
+      `CREATE TABLE address_pool_cursors (
+  parent text COLLATE "C" NOT NULL,
+  pool_kind text COLLATE "C" NOT NULL,
+  next_index integer NOT NULL,
+  PRIMARY KEY (parent, pool_kind)
+)`,
+      `CREATE TABLE address_pool_freed (
+  parent text COLLATE "C" NOT NULL,
+  pool_kind text COLLATE "C" NOT NULL,
+  pool_index integer NOT NULL,
+  PRIMARY KEY (parent, pool_kind, pool_index)
+)`,
+    ],
+    backfill: async (tx) => {
+      const rows = await tx.query<{ parent: string; name: string; address: string | null }>(
+        `SELECT parent, "name", ${rulesTable.document}->>'IPAddress' AS address FROM forwarding_rules`,
+      );
+      for (const row of rows) {
+        const [key, kind, index] = addressColumns(row.address ?? undefined);
+        if (key === null) continue;
+        await tx.query(
+          'UPDATE forwarding_rules SET address_key = $3, pool_kind = $4, pool_index = $5 WHERE parent = $1 AND "name" = $2',
+          [row.parent, row.name, key, kind, index],
+        );
+      }
+    },
+  },
 ];
 
 /**
@@ -103,6 +144,7 @@ export async function migrate(db: SqlDatabase): Promise<number[]> {
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;
       for (const statement of migration.statements) await tx.query(statement);
+      await migration.backfill?.(tx);
       await tx.query('INSERT INTO listkit_migrations (version, description) VALUES ($1, $2)', [
         migration.version,
         migration.description,

@@ -1,8 +1,11 @@
 import type { PageTokenCodec } from '@listkit/query';
 import { listFromSql, type SqlRunner, type SqlTable } from '@listkit/query/sql';
 import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
+import { clashAddressOf } from '../compute/forwarding-rule-create/clash-rule.js';
 import type { OrderState } from '../publisher/order.js';
+import { addressColumns } from './address-columns.js';
 import { migrate } from './migrations.js';
+import { releaseAddress, takeFreeAddress } from './sql-address-pool.js';
 import type { SqlDatabase, SqlSession } from './sql-database.js';
 import { aggregatedRulesTable, operationsTable, placeholders, rulesTable } from './sql-tables.js';
 import {
@@ -10,6 +13,7 @@ import {
   type EmulatorStore,
   type NewOperation,
   type OperationRecord,
+  type RegionCheck,
   type RegionRef,
   type RuleWrite,
   regionParent,
@@ -35,6 +39,17 @@ type OperationRow = {
   version: number;
   parent: string;
 };
+
+/** Where an updated rule's address sat in the pools, before and after. */
+type PoolMove = {
+  old_kind: string | null;
+  old_index: number | null;
+  new_kind: string | null;
+  new_index: number | null;
+};
+
+/** A rule's columns: the table's, then its address's (see `addressColumns`). */
+const RULE_COLUMNS = [...rulesTable.insertColumns, 'address_key', 'pool_kind', 'pool_index'];
 
 const OPERATION_COLUMNS = `${operationsTable.document}::text AS resource, meta::text AS meta, request_id, done_at::text AS done_at, version, parent`;
 
@@ -92,13 +107,45 @@ export async function openSqlStore(
       const operation = await insertOperation(session, parent, write.operation(rule));
       return { operation, replayed: false, rule };
     });
-  const regionRules = async (session: SqlSession, parent: RegionRef, except?: string) =>
-    (
-      await session.query<{ resource: string }>(
-        `SELECT ${rulesTable.document}::text AS resource FROM forwarding_rules WHERE parent = $1 AND "name" IS DISTINCT FROM $2`,
-        [regionParent(parent), except ?? null],
-      )
-    ).map((r) => JSON.parse(r.resource) as ForwardingRuleJson);
+  /**
+   * Runs a write's RegionCheck: the address first, then the check over the rules at it, read by
+   * the address index. Callers decide about the name before (a 409 takes no address).
+   */
+  const checked = async (
+    session: SqlSession,
+    parent: RegionRef,
+    rule: ForwardingRuleJson,
+    check: RegionCheck | undefined,
+  ): Promise<ForwardingRuleJson> => {
+    if (!check) return rule;
+    let candidate = rule;
+    if (check.allocate && rule.IPAddress === undefined) {
+      const address = await takeFreeAddress(
+        session,
+        regionParent(parent),
+        check.allocate,
+        parent.region,
+      );
+      candidate = { ...rule, IPAddress: address };
+    }
+    const address = clashAddressOf(candidate);
+    const sameAddress =
+      address === undefined
+        ? []
+        : (
+            await session.query<{ resource: string }>(
+              `SELECT ${rulesTable.document}::text AS resource FROM forwarding_rules
+WHERE parent = $1 AND address_key = $2 AND "name" <> $3`,
+              [regionParent(parent), address, rule.name],
+            )
+          ).map((r) => JSON.parse(r.resource) as ForwardingRuleJson);
+    return check.check(candidate, sameAddress);
+  };
+  const ruleExists = (parent: RegionRef, name: string) =>
+    new StoreError(
+      'already_exists',
+      `The resource '${regionParent(parent)}/forwardingRules/${name}' already exists`,
+    );
   const ruleMissing = (parent: RegionRef, name: string) =>
     new StoreError(
       'not_found',
@@ -110,20 +157,23 @@ export async function openSqlStore(
     rules: {
       insert: (parent, rule, write) =>
         ruleWrite(parent, write, async (session) => {
-          if (write.check) write.check(await regionRules(session, parent));
-          const row = rulesTable.row(rule);
+          if (write.check?.allocate && rule.IPAddress === undefined) {
+            // A name in use is a 409 before any address is taken (and the pool's quota).
+            const taken = await session.query(
+              'SELECT 1 AS taken FROM forwarding_rules WHERE parent = $1 AND "name" = $2',
+              [regionParent(parent), rule.name],
+            );
+            if (taken.length > 0) throw ruleExists(parent, rule.name);
+          }
+          const stored = await checked(session, parent, rule, write.check);
+          const row = [...rulesTable.row(stored), ...addressColumns(stored.IPAddress)];
           const inserted = await session.query(
-            `INSERT INTO forwarding_rules (parent, project, ${rulesTable.insertColumns.join(', ')})
+            `INSERT INTO forwarding_rules (parent, project, ${RULE_COLUMNS.join(', ')})
 VALUES (${placeholders(row.length + 2)}) ON CONFLICT (parent, "name") DO NOTHING RETURNING 1 AS ok`,
             [regionParent(parent), parent.project, ...row],
           );
-          if (inserted.length === 0) {
-            throw new StoreError(
-              'already_exists',
-              `The resource '${regionParent(parent)}/forwardingRules/${rule.name}' already exists`,
-            );
-          }
-          return rule;
+          if (inserted.length === 0) throw ruleExists(parent, rule.name);
+          return stored;
         }),
       get: (parent, name) =>
         tx(async (session) => {
@@ -135,14 +185,30 @@ VALUES (${placeholders(row.length + 2)}) ON CONFLICT (parent, "name") DO NOTHING
         }),
       update: (parent, rule, write) =>
         ruleWrite(parent, write, async (session) => {
-          if (write.check) write.check(await regionRules(session, parent, rule.name));
-          const row = rulesTable.row(rule);
-          const columns = rulesTable.insertColumns;
-          const updated = await session.query(
-            `UPDATE forwarding_rules SET (${columns.join(', ')}) = (${placeholders(row.length, 4)})
-WHERE parent = $1 AND "name" = $2 AND fingerprint = $3 RETURNING 1 AS ok`,
+          const stored = await checked(session, parent, rule, write.check);
+          const row = [...rulesTable.row(stored), ...addressColumns(stored.IPAddress)];
+          // RETURNING reads the new row; the FROM item keeps the old pool position.
+          const updated = await session.query<PoolMove>(
+            `UPDATE forwarding_rules AS f SET (${RULE_COLUMNS.join(', ')}) = (${placeholders(row.length, 4)})
+FROM (SELECT pool_kind, pool_index FROM forwarding_rules WHERE parent = $1 AND "name" = $2) AS old
+WHERE f.parent = $1 AND f."name" = $2 AND f.fingerprint = $3
+RETURNING old.pool_kind AS old_kind, old.pool_index AS old_index, f.pool_kind AS new_kind, f.pool_index AS new_index`,
             [regionParent(parent), rule.name, write.expectedFingerprint, ...row],
           );
+          const moved = updated[0];
+          if (
+            moved?.old_kind &&
+            moved.old_index !== null &&
+            (moved.old_kind !== moved.new_kind ||
+              Number(moved.old_index) !== Number(moved.new_index))
+          ) {
+            await releaseAddress(
+              session,
+              regionParent(parent),
+              moved.old_kind,
+              Number(moved.old_index),
+            );
+          }
           if (updated.length === 0) {
             const current = await session.query<{ fingerprint: string }>(
               'SELECT fingerprint FROM forwarding_rules WHERE parent = $1 AND "name" = $2',
@@ -154,28 +220,26 @@ WHERE parent = $1 AND "name" = $2 AND fingerprint = $3 RETURNING 1 AS ok`,
               `the fingerprint of ${rule.name} is ${current[0].fingerprint}, not ${write.expectedFingerprint}`,
             );
           }
-          return rule;
+          return stored;
         }),
       put: (parent, rule, check) =>
         tx(async (session) => {
           await lockRegion(session, parent);
-          if (check) check(await regionRules(session, parent, rule.name));
-          const row = rulesTable.row(rule);
-          const columns = rulesTable.insertColumns;
+          // The version replaced goes first and gives up its address: the new one may take it.
+          await deleteRule(session, parent, rule.name);
+          const stored = await checked(session, parent, rule, check);
+          const row = [...rulesTable.row(stored), ...addressColumns(stored.IPAddress)];
           await session.query(
-            `INSERT INTO forwarding_rules (parent, project, ${columns.join(', ')})
-VALUES (${placeholders(row.length + 2)}) ON CONFLICT (parent, "name") DO UPDATE SET (${columns.join(', ')}) = (${columns.map((c) => `EXCLUDED.${c}`).join(', ')})`,
+            `INSERT INTO forwarding_rules (parent, project, ${RULE_COLUMNS.join(', ')})
+VALUES (${placeholders(row.length + 2)})`,
             [regionParent(parent), parent.project, ...row],
           );
         }),
       delete: (parent, name, write) =>
         ruleWrite(parent, write, async (session) => {
-          const deleted = await session.query<{ resource: string }>(
-            `DELETE FROM forwarding_rules WHERE parent = $1 AND "name" = $2 RETURNING ${rulesTable.document}::text AS resource`,
-            [regionParent(parent), name],
-          );
-          if (!deleted[0]) throw ruleMissing(parent, name);
-          return JSON.parse(deleted[0].resource) as ForwardingRuleJson;
+          const gone = await deleteRule(session, parent, name);
+          if (!gone) throw ruleMissing(parent, name);
+          return gone;
         }),
       list: (parent, request) =>
         list(rulesTable, request, tokenParent(parent, 'forwardingRules'), {
@@ -381,7 +445,7 @@ ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
     reset: () =>
       tx(async (session) => {
         await session.query(
-          'TRUNCATE forwarding_rules, operations, orders, emulator_settings, request_log',
+          'TRUNCATE forwarding_rules, address_pool_cursors, address_pool_freed, operations, orders, emulator_settings, request_log',
         );
       }),
     close: () => db.close(),
@@ -397,6 +461,32 @@ async function lockRegion(session: SqlSession, parent: RegionRef): Promise<void>
   await session.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
     regionParent(parent),
   ]);
+}
+
+/**
+ * Deletes a rule of the region, releasing its ephemeral address; the rule deleted, or undefined
+ * when there was none. Call under the region's transaction lock.
+ */
+async function deleteRule(
+  session: SqlSession,
+  parent: RegionRef,
+  name: string,
+): Promise<ForwardingRuleJson | undefined> {
+  const deleted = await session.query<{
+    resource: string;
+    pool_kind: string | null;
+    pool_index: number | null;
+  }>(
+    `DELETE FROM forwarding_rules WHERE parent = $1 AND "name" = $2
+RETURNING ${rulesTable.document}::text AS resource, pool_kind, pool_index`,
+    [regionParent(parent), name],
+  );
+  const gone = deleted[0];
+  if (!gone) return undefined;
+  if (gone.pool_kind !== null && gone.pool_index !== null) {
+    await releaseAddress(session, regionParent(parent), gone.pool_kind, Number(gone.pool_index));
+  }
+  return JSON.parse(gone.resource) as ForwardingRuleJson;
 }
 
 async function insertOperation(

@@ -1,4 +1,5 @@
 import type { ListPage, ListRequest } from '@listkit/query';
+import type { AddressPoolKind } from '../compute/address-pool.js';
 import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
 import type { OperationJson } from '../compute/operations.js';
 import type { OrderState } from '../publisher/order.js';
@@ -48,17 +49,31 @@ export interface WriteResult {
 }
 
 /**
- * Runs while the region's writes are serialised, with the region's rules as stored: throws to
- * refuse the write (the address/port clash rule). On PostgreSQL this holds a transaction lock,
- * so two processes cannot both pass the check with clashing rules.
+ * What a rule write asks of its region while the region's writes are serialised (on PostgreSQL
+ * under a transaction lock, so two processes cannot both pass it with clashing rules or take one
+ * address). The store reads only what this needs, never every rule of the region:
+ * 1. `allocate`: when the rule has no `IPAddress`, the store sets the pool's lowest address no
+ *    rule of the region uses (403 `quotaExceeded` when there is none), after making sure the
+ *    name is free;
+ * 2. `check`: given the rule (address set) and the region's other stored rules at its address
+ *    (canonical form, `clashAddressOf`; never a rule of the same name), throws to refuse the
+ *    write or returns the rule to store (the clash rule adds `baseForwardingRule`; fingerprints
+ *    depend on the final fields). `regionCheckFor` builds the emulator's.
  */
-export type RegionCheck = (existing: readonly ForwardingRuleJson[]) => void;
+export interface RegionCheck {
+  readonly allocate?: AddressPoolKind;
+  readonly check: (
+    rule: ForwardingRuleJson,
+    sameAddress: readonly ForwardingRuleJson[],
+  ) => ForwardingRuleJson;
+}
 
 /** Forwarding rules, per project and region. */
 export interface ForwardingRuleStore {
   /**
-   * Stores a new rule. A requestId seen before in the region returns the original operation;
-   * a name in use throws `already_exists`.
+   * Stores a new rule (as `check` returns it, with the address `check.allocate` took). A requestId
+   * seen before in the region returns the original operation; a name in use throws
+   * `already_exists`.
    */
   insert(
     parent: RegionRef,
@@ -76,8 +91,9 @@ export interface ForwardingRuleStore {
     write: RuleWrite & { expectedFingerprint: string; check?: RegionCheck },
   ): Promise<WriteResult>;
   /**
-   * Stores a rule as given, without an operation (seed data): replaces a rule of the same name.
-   * `check` runs first, while the region's writes are serialised (address allocation).
+   * Stores a rule as given, without an operation (seed data): replaces a rule of the same name,
+   * whose address is given up first. `check` runs as for an insert, while the region's writes
+   * are serialised (the seed's address allocation).
    */
   put(parent: RegionRef, rule: ForwardingRuleJson, check?: RegionCheck): Promise<void>;
   /** Removes a rule (`not_found` when there is none). */

@@ -2,13 +2,21 @@ import type { ComputeUrls } from '../compute-urls.js';
 import type { ForwardingRuleJson } from '../forwarding-rule.js';
 import { invalid } from './errors.js';
 
-/** What create validation needs to know besides the body. */
-export interface InsertContext {
+/** Where a rule is written: what the clash rule needs to name rules and find their domains. */
+export interface ClashContext {
   project: string;
   region: string;
   urls: ComputeUrls;
-  /** The rules already in this project and region (for clash rules). */
-  existing: readonly ForwardingRuleJson[];
+}
+
+/** What create validation needs to know besides the body. */
+export interface InsertContext extends ClashContext {
+  /**
+   * The region's stored rules at the rule's address (canonical form, see `clashAddressOf`), for
+   * the clash rule (the last stage): the only rules it reads. Absent: the caller runs the clash
+   * rule itself where the region's writes are serialised (a store's `RegionCheck`).
+   */
+  sameAddress?: readonly ForwardingRuleJson[];
 }
 
 /** A shaped insert body with the reads every stage makes of it. */

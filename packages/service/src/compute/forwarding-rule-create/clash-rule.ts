@@ -1,6 +1,8 @@
 // The clash rule: one address, protocol and ports per domain, and the base rule of steering rules.
+
+import type { ForwardingRuleJson } from '../forwarding-rule.js';
 import { canonicalAddress, type IpRange, parseRange, rangesOverlap } from '../ip-addresses.js';
-import type { InsertContext } from './body-reader.js';
+import type { ClashContext } from './body-reader.js';
 import { invalid } from './errors.js';
 import { GOOGLE_APIS_BUNDLES } from './patterns-and-limits.js';
 import { portsKey, portsOf, portsOverlap } from './port-spans.js';
@@ -41,22 +43,45 @@ function sourceRangesOf(rule: Record<string, unknown>): IpRange[] {
 }
 
 /**
+ * The address under which the clash rule looks for a rule's rivals (canonical form), or
+ * undefined when the rule takes part in no clash (no address yet, a range, a reference).
+ *
+ * @example
+ * ```ts
+ * clashAddressOf({ IPAddress: '2001:DB8::1' }); // '2001:db8::1'
+ * ```
+ */
+export const clashAddressOf = (rule: Readonly<Record<string, unknown>>): string | undefined =>
+  canonicalAddress(rule.IPAddress);
+
+/**
  * Refuses a rule whose address, protocol and ports clash with an existing rule's in the same
  * domain (400, as Compute answers it), and returns the selfLink of the base rule of a steering
  * rule (one with sourceIpRanges): the rule with the same address, protocol and ports and no
- * sourceIpRanges.
+ * sourceIpRanges. `sameAddress` holds the region's stored rules at {@link clashAddressOf} the
+ * rule (a rule of the same name is skipped: it is the one being replaced, or a 409); only they
+ * can clash, so no caller reads the whole region.
+ *
+ * @example
+ * ```ts
+ * const base = checkClash(rule, region.rulesAt(clashAddressOf(rule)!), { project, region, urls });
+ * ```
  */
-export function checkClash(rule: Record<string, unknown>, ctx: InsertContext): string | undefined {
-  const address = canonicalAddress(rule.IPAddress);
+export function checkClash(
+  rule: Record<string, unknown>,
+  sameAddress: readonly ForwardingRuleJson[],
+  ctx: ClashContext,
+): string | undefined {
+  const address = clashAddressOf(rule);
   if (address === undefined) return undefined;
   const protocol = rule.IPProtocol ?? 'TCP';
   const domain = clashDomain(rule, ctx.project);
   const ports = portsOf(rule);
   const sources = sourceRangesOf(rule);
   let base: string | undefined;
-  for (const other of ctx.existing) {
+  for (const other of sameAddress) {
     if (other.name === rule.name) continue; // a duplicate name is 409, decided by the caller
-    if (canonicalAddress(other.IPAddress) !== address) continue;
+    if (clashAddressOf(other) !== address) continue;
     if ((other.IPProtocol ?? 'TCP') !== protocol) continue;
     if (clashDomain(other, ctx.project) !== domain) continue;
     const otherPorts = portsOf(other);

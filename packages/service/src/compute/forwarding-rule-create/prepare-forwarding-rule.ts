@@ -44,7 +44,9 @@ export function prepareForwardingRule(body: unknown, ctx: InsertContext): Forwar
   const options = checkRuleOptions(r, dest);
   const sourceIpRanges = checkRangesFiltersAndLabels(r, known, dest);
   const rule = answerRule(r, { known, dest, addressing, ports, options, sourceIpRanges });
-  const base = checkClash(rule, ctx);
-  if (base !== undefined) rule.baseForwardingRule = base;
+  if (ctx.sameAddress) {
+    const base = checkClash(rule, ctx.sameAddress, ctx);
+    if (base !== undefined) rule.baseForwardingRule = base;
+  }
   return rule as ForwardingRuleJson;
 }
