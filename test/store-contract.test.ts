@@ -261,6 +261,30 @@ function contract(name: string, open: () => Promise<EmulatorStore>) {
       expect(await ephemeral('e8', 8)).toBe('10.128.0.7');
     });
 
+    it('finds a free address past a long run of addresses rules named', async () => {
+      const parent: RegionRef = { project: 'p1', region: 'asia-east2' };
+      // External positions 0…299 (203.0.113.1…254, then 198.51.100.1…46), but for one.
+      const external = (i: number) => (i < 254 ? `203.0.113.${i + 1}` : `198.51.100.${i - 253}`);
+      for (let i = 0; i < 300; i++) {
+        if (i === 280) continue;
+        await store.rules.insert(
+          parent,
+          { ...rule(parent, `static-${i}`, i), IPAddress: external(i) },
+          write(parent, 'insert'),
+        );
+      }
+      const ephemeral = async (name: string) => {
+        const { IPAddress: _none, ...r } = rule(parent, name, 0);
+        const result = await store.rules.insert(parent, r, {
+          ...write(parent, 'insert'),
+          check: { allocate: 'external', check: (candidate) => candidate },
+        });
+        return result.rule?.IPAddress;
+      };
+      expect(await ephemeral('first')).toBe(external(280));
+      expect(await ephemeral('second')).toBe(external(300));
+    }, 60_000);
+
     it('updates only from the fingerprint it read', async () => {
       const changed = { ...rule(east, 'web', 1), labels: { env: 'prod' }, fingerprint: 'fp-web-2' };
       const result = await store.rules.update(east, changed, {

@@ -54,16 +54,21 @@ export async function takeFreeAddress(
   let probe = FIRST_PROBE;
   let found: number | undefined;
   while (found === undefined && from < size) {
-    const to = Math.min(from + probe, size) - 1;
-    const [row] = await session.query<{ found: number | null }>(
-      `SELECT min(g) AS found FROM generate_series($3::integer, $4::integer) AS g
-WHERE NOT EXISTS (
-  SELECT 1 FROM forwarding_rules r WHERE r.parent = $1 AND r.pool_kind = $2 AND r.pool_index = g
-)`,
+    const to = Math.min(from + probe, size);
+    // The positions in use in [from, to), read off the index in order (no anti-join: its plan
+    // depends on statistics, and PGlite never gathers them by itself); the first gap is free.
+    const used = await session.query<{ pool_index: number }>(
+      `SELECT DISTINCT pool_index FROM forwarding_rules
+WHERE parent = $1 AND pool_kind = $2 AND pool_index >= $3 AND pool_index < $4 ORDER BY pool_index`,
       [parent, kind, from, to],
     );
-    if (row?.found !== null && row?.found !== undefined) found = Number(row.found);
-    else from = to + 1;
+    let next = from;
+    for (const row of used) {
+      if (Number(row.pool_index) !== next) break;
+      next++;
+    }
+    if (next < to) found = next;
+    else from = to;
     probe = Math.min(probe * 4, LARGEST_PROBE);
   }
   await session.query(
