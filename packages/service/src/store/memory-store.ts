@@ -317,6 +317,7 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
     reset: async () => {
       for (const map of [regions, addresses, projects, operations, operationLists, requestIds])
         map.clear();
+      orders.clear();
       runningOrder.clear();
       doneOrder.clear();
       settings.clear();
