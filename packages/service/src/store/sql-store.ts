@@ -22,6 +22,7 @@ import {
   type WriteResult,
 } from './store.js';
 import { StoreError } from './store-error.js';
+import { type AnalysedTable, TableStatistics } from './table-statistics.js';
 
 /** Options of {@link openSqlStore}. */
 export interface SqlStoreOptions {
@@ -71,8 +72,18 @@ export async function openSqlStore(
   options: SqlStoreOptions,
 ): Promise<EmulatorStore> {
   await migrate(db);
+  const statistics = await TableStatistics.open(db);
   const { pageTokens } = options;
   const tx = db.transaction.bind(db);
+  /** A write transaction; once it commits, its rows count towards the tables' next analysis. */
+  const writeTx = async <T>(
+    tables: readonly AnalysedTable[],
+    work: (session: SqlSession) => Promise<T>,
+  ): Promise<T> => {
+    const result = await tx(work);
+    for (const table of tables) statistics.wrote(table);
+    return result;
+  };
   const run: SqlRunner = (statements) =>
     tx(async (session) => {
       let rows: Record<string, unknown>[] = [];
@@ -95,7 +106,7 @@ export async function openSqlStore(
     write: RuleWrite,
     body: (session: SqlSession) => Promise<ForwardingRuleJson>,
   ): Promise<WriteResult> =>
-    tx(async (session) => {
+    writeTx(['forwarding_rules', 'operations'], async (session) => {
       // Every write of a region waits for the one before: the clash rule reads the region's
       // rules, and a requestId retry must see the original's operation.
       await lockRegion(session, parent);
@@ -223,7 +234,7 @@ RETURNING old.pool_kind AS old_kind, old.pool_index AS old_index, f.pool_kind AS
           return stored;
         }),
       put: (parent, rule, check) =>
-        tx(async (session) => {
+        writeTx(['forwarding_rules'], async (session) => {
           await lockRegion(session, parent);
           // The version replaced goes first and gives up its address: the new one may take it.
           await deleteRule(session, parent, rule.name);
@@ -259,7 +270,8 @@ VALUES (${placeholders(row.length + 2)})`,
         }),
     },
     operations: {
-      insert: (parent, added) => tx((session) => insertOperation(session, parent, added)),
+      insert: (parent, added) =>
+        writeTx(['operations'], (session) => insertOperation(session, parent, added)),
       get: (parent, name) =>
         tx(async (session) => {
           const rows = await session.query<OperationRow>(
@@ -271,7 +283,7 @@ VALUES (${placeholders(row.length + 2)})`,
       byRequestId: (parent, requestId) =>
         tx((session) => operationByRequestId(session, parent, requestId)),
       update: (record) =>
-        tx(async (session) => {
+        writeTx(['operations'], async (session) => {
           const row = operationsTable.row(record.operation);
           const columns = [...operationsTable.insertColumns, 'meta', 'done_at', 'version'];
           const values = [
@@ -304,7 +316,7 @@ WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
           return { ...structuredClone(record), version: record.version + 1 };
         }),
       delete: (parent, name) =>
-        tx(async (session) => {
+        writeTx(['operations'], async (session) => {
           const rows = await session.query(
             'DELETE FROM operations WHERE parent = $1 AND "name" = $2 RETURNING 1 AS ok',
             [regionParent(parent), name],
@@ -324,8 +336,8 @@ WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
         list(operationsTable, request, tokenParent(parent, 'operations'), {
           parent: regionParent(parent),
         }),
-      expire: ({ doneBefore, keep, keepRunning }) =>
-        tx(async (session) => {
+      expire: async ({ doneBefore, keep, keepRunning }) => {
+        const expired = await tx(async (session) => {
           const old = await session.query(
             'DELETE FROM operations WHERE done_at < $1 RETURNING 1 AS ok',
             [String(Math.floor(doneBefore))],
@@ -348,7 +360,10 @@ WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
                   [String(Math.max(0, Math.floor(keepRunning)))],
                 );
           return old.length + surplus.length + running.length;
-        }),
+        });
+        statistics.wrote('operations', expired);
+        return expired;
+      },
       all: () =>
         tx(async (session) =>
           (
@@ -448,7 +463,10 @@ ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
           'TRUNCATE forwarding_rules, address_pool_cursors, address_pool_freed, operations, orders, emulator_settings, request_log',
         );
       }),
-    close: () => db.close(),
+    close: async () => {
+      await statistics.settled();
+      await db.close();
+    },
   };
 }
 
