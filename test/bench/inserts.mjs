@@ -7,12 +7,15 @@
 // created without an address), so the ephemeral insert's pool is as full as the region.
 // The emulator runs in a worker thread, the client in the main thread, over each store: memory
 // (seeded through createEmulator({ seed })), PGlite (createEmulator({ dataDir })) and PostgreSQL
-// (createEmulator({ database }), when LISTKIT_PG_URL names a server). The SQL stores are pre-filled
+// (createEmulator({ database }), a database per size, created and dropped on the server
+// LISTKIT_PG_URL names, when it is set). The SQL stores are pre-filled
 // by bulk INSERTs in the store's own table layout (the forwarding_rules columns sqlTable derives
 // from the schema, plus the address columns of schema version 2), 1,000 rows a statement, because
 // seeding 10^5 rules one transaction each would take minutes; the migrations run first, no ANALYZE
-// after (PGlite never gathers statistics by itself). Each size is shown against the 10^3 figure
-// of the same store in the same run and issue 14's aim: within 1.5x of it.
+// after (PGlite never gathers statistics by itself). A store's sizes run side by side and are
+// measured in interleaved rounds, so the load of this shared machine, which drifts, falls on all
+// alike. Each size is shown against the 10^3 figure of the same store in the same run and issue
+// 14's aim: within 1.5x of it.
 // A benchmark, not a test: it prints a table and never fails on a figure.
 //
 // Knobs (environment): BENCH_INSERT_SIZES (default "1000,10000,100000"), BENCH_INSERT_COUNT
@@ -26,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import pg from 'pg';
 
 const SIZES = (process.env.BENCH_INSERT_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const COUNT = Number(process.env.BENCH_INSERT_COUNT ?? 200);
@@ -71,15 +75,6 @@ async function fillSqlStore(service, db, rules) {
     'pool_index',
   ];
   const parent = `projects/${PROJECT}/regions/${REGION}`;
-  await db.transaction(async (tx) => {
-    for (const t of [
-      'forwarding_rules',
-      'operations',
-      'address_pool_cursors',
-      'address_pool_freed',
-    ])
-      await tx.query(`DELETE FROM ${t}`);
-  });
   for (let from = 0; from < rules.length; from += FILL_BATCH) {
     const batch = rules.slice(from, from + FILL_BATCH);
     const params = [];
@@ -129,10 +124,10 @@ async function serverThread() {
     await db.close();
     emulator = await service.createEmulator({ dataDir });
   } else {
-    const db = await service.openPostgresDatabase({ url: PG_URL });
+    const db = await service.openPostgresDatabase({ url: workerData.database });
     await fillSqlStore(service, db, rules);
     await db.close();
-    emulator = await service.createEmulator({ database: PG_URL });
+    emulator = await service.createEmulator({ database: workerData.database });
   }
   const url = await emulator.listen(0, HOST);
   parentPort.on('message', async () => {
@@ -176,61 +171,109 @@ function body(kind, k) {
   return rule;
 }
 
-async function measureSize(store, size) {
+/** Starts an emulator over `store` holding `size` rules, in a worker thread. */
+async function startServer(store, size) {
   const worker = new Worker(new URL(import.meta.url), {
-    workerData: { store, size, service: SERVICE },
+    workerData: { store, size, service: SERVICE, database: await databaseFor(store, size) },
   });
   const started = performance.now();
   const { url } = await new Promise((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
-  const seedMs = performance.now() - started;
-  const endpoint = `${url}/compute/v1/projects/${PROJECT}/regions/${REGION}/forwardingRules`;
-  const times = { given: [], ephemeral: [] };
-  let failures = 0;
-  let k = 0;
-  for (let round = -WARMUP; round < COUNT; round++) {
-    for (const kind of ['given', 'ephemeral']) {
-      const start = performance.now();
-      const res = await fetch(endpoint, {
-        method: 'POST',
-        headers: HEADERS,
-        body: JSON.stringify(body(kind, k)),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      await res.arrayBuffer();
-      const ms = performance.now() - start;
-      if (res.status !== 200) failures++;
-      if (round >= 0) times[kind].push(ms);
+  return {
+    store,
+    size,
+    worker,
+    seedMs: performance.now() - started,
+    endpoint: `${url}/compute/v1/projects/${PROJECT}/regions/${REGION}/forwardingRules`,
+    times: { given: [], ephemeral: [] },
+    failures: 0,
+  };
+}
+
+/** A fresh PostgreSQL database per size (the emulators of one run live side by side). */
+async function databaseFor(store, size) {
+  if (store !== 'postgres') return undefined;
+  const name = `listkit_bench_inserts_${size}`;
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${name}`);
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+async function stopServer(server) {
+  server.worker.postMessage('close');
+  await new Promise((resolve) => server.worker.once('message', resolve));
+  await server.worker.terminate();
+  if (server.store === 'postgres') {
+    const client = new pg.Client({ connectionString: PG_URL });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS listkit_bench_inserts_${server.size}`);
+    await client.end();
+  }
+}
+
+/** One insert of a kind into a server, timed until its answer has arrived. */
+async function timedInsert(server, kind, k, timed) {
+  const start = performance.now();
+  const res = await fetch(server.endpoint, {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify(body(kind, k)),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  await res.arrayBuffer();
+  const ms = performance.now() - start;
+  if (res.status !== 200) server.failures++;
+  if (timed) server.times[kind].push(ms);
+}
+
+/**
+ * Every size of a store at once, measured in interleaved rounds (each round inserts into every
+ * size, in a rotating order), so that the machine's load, which drifts, falls on all sizes alike.
+ */
+async function measureStore(store) {
+  const servers = [];
+  for (const size of SIZES) servers.push(await startServer(store, size));
+  try {
+    for (let round = -WARMUP, k = 0; round < COUNT; round++, k++) {
+      for (let s = 0; s < servers.length; s++) {
+        const server = servers[(s + k) % servers.length];
+        for (const kind of ['given', 'ephemeral']) await timedInsert(server, kind, k, round >= 0);
+      }
     }
-    k++;
+    for (const server of servers) {
+      // The first ephemeral insert took the pool's first free position, the one after the
+      // region's rules (else the fill or the allocation is not what this bench means to measure).
+      const first = await fetch(`${server.endpoint}/bench-ephemeral-0`, { headers: HEADERS });
+      const { IPAddress } = await first.json();
+      const expected = externalAddress(server.size);
+      if (IPAddress !== expected) {
+        throw new Error(
+          `${store} at ${server.size}: the first ephemeral insert took ${IPAddress}, not ${expected}`,
+        );
+      }
+    }
+  } finally {
+    for (const server of servers) await stopServer(server);
   }
-  // The first ephemeral insert took the pool's first free position: the one after the region's
-  // rules (else the fill or the allocation is not what this bench means to measure).
-  const first = await fetch(`${endpoint}/bench-ephemeral-0`, { headers: HEADERS });
-  const { IPAddress } = await first.json();
-  if (IPAddress !== externalAddress(size)) {
-    throw new Error(
-      `${store} at ${size}: the first ephemeral insert took ${IPAddress}, not ${externalAddress(size)}`,
-    );
-  }
-  worker.postMessage('close');
-  await new Promise((resolve) => worker.once('message', resolve));
-  await worker.terminate();
-  return { store, size, seedMs, times, failures };
+  return servers;
 }
 
 async function main() {
   console.log(
-    `Inserts over HTTP, one client, ${COUNT} timed inserts of each kind per size after ${WARMUP} warm-up rounds` +
+    `Inserts over HTTP, one client, ${COUNT} timed inserts of each kind per size after ${WARMUP} warm-up rounds, sizes of a store interleaved` +
       `${SERVICE ? ` (service: ${SERVICE})` : ''}; ms per insert\n`,
   );
   const rows = [];
   const fills = [];
   for (const store of STORES) {
-    const results = [];
-    for (const size of SIZES) results.push(await measureSize(store, size));
+    const results = await measureStore(store);
     const base = results[0];
     fills.push(
       `${store}: ${results.map((r) => `${(r.seedMs / 1000).toFixed(1)} s at ${r.size.toLocaleString('en-US')}`).join(', ')}`,
