@@ -6,7 +6,6 @@ import {
   type AddressPoolKind,
   addressAt,
   addressPool,
-  allocateAddress,
   poolIndexOf,
 } from './address-pool.js';
 import { FreeAddresses } from './free-addresses.js';
@@ -29,7 +28,7 @@ describe('the ephemeral address pools', () => {
     const inUse = new Set(addressPool('external'));
     let error: unknown;
     try {
-      allocateAddress('external', inUse, 'us-central1');
+      new FreeAddresses((address) => inUse.has(address)).take('external', 'us-central1');
     } catch (caught) {
       error = caught;
     }

@@ -1,5 +1,4 @@
 import { ApiError } from '../http/api-error.js';
-import { FreeAddresses } from './free-addresses.js';
 
 /** The pools ephemeral addresses come from: public IPv4, VPC-internal IPv4, and IPv6. */
 export type AddressPoolKind = 'external' | 'internal' | 'ipv6';
@@ -13,29 +12,6 @@ export const ADDRESS_POOL_SIZES: Readonly<Record<AddressPoolKind, number>> = {
   internal: 2 ** 23 - 2,
   ipv6: 2 ** 17 - 1,
 };
-
-/**
- * Ephemeral IP addresses for rules created without one, from ranges that are never routed:
- * external IPv4 rules get 203.0.113.0/24 then 198.51.100.0/24 (RFC 5737), then 198.18.0.0/15
- * (RFC 2544); internal IPv4 rules 10.128.0.0/9 (a default VPC's regional ranges); IPv6 rules
- * 2001:db8::/32 (RFC 3849). The first address of the pool (in this order) that no rule of the
- * region uses is taken. An exhausted pool is Compute's quota answer, 403 `quotaExceeded`.
- *
- * This one-off form walks the pool from its start; a region's store keeps a
- * {@link FreeAddresses} instead, which finds the same address without the walk.
- *
- * @example
- * ```ts
- * allocateAddress('external', new Set(['203.0.113.1']), 'us-central1'); // '203.0.113.2'
- * ```
- */
-export function allocateAddress(
-  kind: AddressPoolKind,
-  inUse: ReadonlySet<string>,
-  region: string,
-): string {
-  return new FreeAddresses((address) => inUse.has(address)).take(kind, region);
-}
 
 /**
  * The pool a rule created without an address takes one from: IPv6 rules the IPv6 pool, internal
@@ -56,6 +32,11 @@ export function poolKindOf(rule: Readonly<Record<string, unknown>>): AddressPool
 
 /**
  * The address at a position of a pool's allocation order (0 is the first one handed out).
+ * Ephemeral addresses for rules created without one come from ranges that are never routed:
+ * external IPv4 rules get 203.0.113.0/24 then 198.51.100.0/24 (RFC 5737), then 198.18.0.0/15
+ * (RFC 2544); internal IPv4 rules 10.128.0.0/9 (a default VPC's regional ranges); IPv6 rules
+ * 2001:db8::/32 (RFC 3849). A region's rules take the first position no rule of the region uses
+ * (`FreeAddresses`); an exhausted pool is Compute's quota answer, {@link poolExhausted}.
  *
  * @example
  * ```ts

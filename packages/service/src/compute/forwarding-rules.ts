@@ -1,10 +1,9 @@
 import type { ListPage, ListRequest } from '@listkit/query';
 import type { Principal } from '../auth/auth.js';
 import type { EmulatorClock } from '../clock.js';
-import { regionCheckFor } from '../store/region-check.js';
+import { allocationFor, changeCheckFor, regionCheckFor } from '../store/region-check.js';
 import type { ForwardingRuleStore, RegionRef, WriteResult } from '../store/store.js';
 import { StoreError } from '../store/store-error.js';
-import { poolKindOf } from './address-pool.js';
 import type { ComputeUrls } from './compute-urls.js';
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
@@ -76,17 +75,15 @@ export class ForwardingRules {
   async seed(where: RegionRef, fields: ForwardingRuleJson): Promise<void> {
     const rule = this.withServerFields(where, fields);
     // Seeds are not clash-checked (they load a known state); one without an address gets one.
-    await this.options.store.put(where, rule, {
-      ...(rule.IPAddress === undefined ? { allocate: poolKindOf(rule) } : {}),
-      check: (stored) => withFingerprints(stored),
-    });
+    await this.options.store.put(where, rule, allocationFor(rule, withFingerprints));
   }
 
   /**
    * Changes a stored rule (patch, setLabels, setTarget): `change` gets the rule as stored and
    * returns the new one; `check`, when given, runs inside the serialised write with the region's
-   * other rules at the new version's address (the create rules, the clash rule). The write is conditional on the fingerprint
-   * read, so of two concurrent changes one wins and the other is `condition_failed`.
+   * other rules at the new version's address (the create rules, the clash rule). The write is
+   * conditional on the fingerprint read, so of two concurrent changes one wins and the other is
+   * `condition_failed`.
    */
   async update(
     where: RegionRef,
@@ -106,16 +103,7 @@ export class ForwardingRules {
     const result = await this.options.store.update(where, rule, {
       ...this.recorded(where, change),
       expectedFingerprint: String(current.fingerprint),
-      ...(check
-        ? {
-            check: {
-              check: (stored: ForwardingRuleJson, sameAddress: readonly ForwardingRuleJson[]) => {
-                check(stored, sameAddress);
-                return stored;
-              },
-            },
-          }
-        : {}),
+      ...(check ? { check: changeCheckFor(check) } : {}),
     });
     return this.answered(result);
   }
