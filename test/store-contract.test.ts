@@ -595,6 +595,25 @@ describe('PGlite in a data directory', () => {
     }
   }, 120_000);
 
+  it('runs version 2 again over a database that already has its columns and tables (a run not recorded)', async () => {
+    const db = await openPgliteDatabase(dataDir());
+    const store = await openSqlStore(db, { pageTokens: await codec() });
+    await store.rules.insert(
+      east,
+      { ...rule(east, 'kept', 1), IPAddress: '10.128.0.2' },
+      write(east, 'insert'),
+    );
+    await db.transaction((tx) => tx.query('DELETE FROM listkit_migrations WHERE version = 2'));
+    expect(await migrate(db)).toEqual([2]);
+    const { IPAddress: _none, ...ephemeral } = rule(east, 'ephemeral', 2);
+    const taken = await store.rules.insert(east, ephemeral, {
+      ...write(east, 'insert'),
+      check: { allocate: 'internal', check: (candidate) => candidate },
+    });
+    expect(taken.rule?.IPAddress).toBe('10.128.0.3');
+    await store.close();
+  }, 60_000);
+
   it('migrates a schema-1 database with rules to version 2: its rules clash and hold their addresses', async () => {
     const db = await openPgliteDatabase(dataDir());
     const store = await openSqlStore(db, { pageTokens: await codec() });

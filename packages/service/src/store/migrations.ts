@@ -17,6 +17,9 @@ interface Migration {
   readonly backfill?: (tx: SqlSession) => Promise<void>;
 }
 
+/** Rows a backfill statement updates at once. */
+const BACKFILL_BATCH = 1000;
+
 /**
  * The schema's history. Never edit an applied step: add the next version (ALTER TABLE …) so a
  * database created by an older build moves forward.
@@ -67,18 +70,18 @@ const MIGRATIONS: readonly Migration[] = [
       'rules by address (clash rule) and by pool position, free-address cursors (allocation)',
     statements: [
       `ALTER TABLE forwarding_rules
-  ADD COLUMN address_key text COLLATE "C",
-  ADD COLUMN pool_kind text COLLATE "C",
-  ADD COLUMN pool_index integer`,
-      'CREATE INDEX forwarding_rules_by_address ON forwarding_rules (parent, address_key) WHERE address_key IS NOT NULL',
-      'CREATE INDEX forwarding_rules_by_pool_index ON forwarding_rules (parent, pool_kind, pool_index) WHERE pool_index IS NOT NULL',
-      `CREATE TABLE address_pool_cursors (
+  ADD COLUMN IF NOT EXISTS address_key text COLLATE "C",
+  ADD COLUMN IF NOT EXISTS pool_kind text COLLATE "C",
+  ADD COLUMN IF NOT EXISTS pool_index integer`,
+      'CREATE INDEX IF NOT EXISTS forwarding_rules_by_address ON forwarding_rules (parent, address_key) WHERE address_key IS NOT NULL',
+      'CREATE INDEX IF NOT EXISTS forwarding_rules_by_pool_index ON forwarding_rules (parent, pool_kind, pool_index) WHERE pool_index IS NOT NULL',
+      `CREATE TABLE IF NOT EXISTS address_pool_cursors (
   parent text COLLATE "C" NOT NULL,
   pool_kind text COLLATE "C" NOT NULL,
   next_index integer NOT NULL,
   PRIMARY KEY (parent, pool_kind)
 )`,
-      `CREATE TABLE address_pool_freed (
+      `CREATE TABLE IF NOT EXISTS address_pool_freed (
   parent text COLLATE "C" NOT NULL,
   pool_kind text COLLATE "C" NOT NULL,
   pool_index integer NOT NULL,
@@ -89,12 +92,17 @@ const MIGRATIONS: readonly Migration[] = [
       const rows = await tx.query<{ parent: string; name: string; address: string | null }>(
         `SELECT parent, "name", ${rulesTable.document}->>'IPAddress' AS address FROM forwarding_rules`,
       );
-      for (const row of rows) {
+      const filled = rows.flatMap((row) => {
         const [key, kind, index] = addressColumns(row.address ?? undefined);
-        if (key === null) continue;
+        return key === null ? [] : [{ parent: row.parent, name: row.name, key, kind, index }];
+      });
+      // BACKFILL_BATCH rules a statement: a database of 10^5 rules upgrades in 100 statements.
+      for (let from = 0; from < filled.length; from += BACKFILL_BATCH) {
         await tx.query(
-          'UPDATE forwarding_rules SET address_key = $3, pool_kind = $4, pool_index = $5 WHERE parent = $1 AND "name" = $2',
-          [row.parent, row.name, key, kind, index],
+          `UPDATE forwarding_rules AS f SET address_key = v."key", pool_kind = v.kind, pool_index = v."index"
+FROM jsonb_to_recordset($1::jsonb) AS v(parent text, "name" text, "key" text, kind text, "index" integer)
+WHERE f.parent = v.parent AND f."name" = v."name"`,
+          [JSON.stringify(filled.slice(from, from + BACKFILL_BATCH))],
         );
       }
     },
@@ -106,7 +114,7 @@ const MIGRATIONS: readonly Migration[] = [
  *
  * @example
  * ```ts
- * SCHEMA_VERSION; // 1
+ * SCHEMA_VERSION; // 2
  * ```
  */
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
