@@ -48,8 +48,27 @@ export type ListkitErrorCode =
   // storage
   | 'query_timeout';
 
-/** A problem found in a filter, an orderBy or a page token, as plain data. */
+/**
+ * The input of a list call a problem concerns, set where the problem is raised (as Valibot
+ * issues carry a path): the filter parser and checker say `filter`, the orderBy parser
+ * `orderBy`, the page-token codec `pageToken`, page-size checks `pageSize`. An API maps each to
+ * its own parameter (Compute Engine's `pageSize` is `maxResults`).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseOrderBy('nmae', schema);
+ * } catch (e) {
+ *   if (e instanceof ListkitError) e.input; // 'orderBy'
+ * }
+ * ```
+ */
+export type ListInput = 'filter' | 'orderBy' | 'pageToken' | 'pageSize';
+
+/** A problem found in a filter, an orderBy, a page token or a page size, as plain data. */
 export interface Problem {
+  /** Which input of the list call the problem is in; {@link span} points into that input. */
+  input: ListInput;
   code: ListkitErrorCode;
   message: string;
   span: Span;
@@ -81,12 +100,13 @@ export function positionOf(source: string, offset: number): { line: number; colu
 
 /** Builds a {@link Problem} with its line and column computed from the source. */
 export function problem(
+  input: ListInput,
   code: ListkitErrorCode,
   message: string,
   span: Span,
   source: string,
 ): Problem {
-  return { code, message, span, ...positionOf(source, span.start) };
+  return { input, code, message, span, ...positionOf(source, span.start) };
 }
 
 /**
@@ -106,11 +126,13 @@ export function problem(
  */
 export class ListkitError extends Error implements Problem {
   override readonly name = 'ListkitError';
+  /** Which input of the list call the (first) problem is in. */
+  readonly input: ListInput;
   readonly code: ListkitErrorCode;
   readonly span: Span;
   readonly line: number;
   readonly column: number;
-  /** The text the span points into (a filter, an orderBy, or a page token). */
+  /** The text the span points into (the filter, orderBy, page token or page size). */
   readonly source: string;
   /** Every problem found; the error's own fields describe the first. */
   readonly problems: readonly Problem[];
@@ -118,6 +140,7 @@ export class ListkitError extends Error implements Problem {
   constructor(problems: readonly [Problem, ...Problem[]], source: string) {
     const first = problems[0];
     super(first.message);
+    this.input = first.input;
     this.code = first.code;
     this.span = first.span;
     this.line = first.line;
@@ -126,9 +149,15 @@ export class ListkitError extends Error implements Problem {
     this.problems = problems;
   }
 
-  /** Creates an error from one problem. */
-  static of(code: ListkitErrorCode, message: string, span: Span, source: string): ListkitError {
-    return new ListkitError([problem(code, message, span, source)], source);
+  /** Creates an error from one problem in `input`. */
+  static of(
+    input: ListInput,
+    code: ListkitErrorCode,
+    message: string,
+    span: Span,
+    source: string,
+  ): ListkitError {
+    return new ListkitError([problem(input, code, message, span, source)], source);
   }
 
   /**

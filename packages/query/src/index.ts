@@ -2,6 +2,7 @@
 
 export {
   formatProblem,
+  type ListInput,
   ListkitError,
   type ListkitErrorCode,
   type Problem,

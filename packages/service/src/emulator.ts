@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
-import { ListkitError, PageTokenCodec } from '@listkit/query';
-import { Hono } from 'hono';
+import { PageTokenCodec } from '@listkit/query';
+import { type Context, Hono } from 'hono';
 import { type AuthConfig, authenticate } from './auth/auth.js';
 import { EmulatorClock } from './clock.js';
 import { computeRoutes } from './compute/compute-routes.js';
@@ -15,13 +15,12 @@ import { controlGuard } from './control/control-guard.js';
 import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
 import { type Seed, seedState } from './control/seed.js';
 import { loadSettings } from './control/settings.js';
-import { DomainError } from './domain-error.js';
 import type { EmulatorControls } from './emulator-controls.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { type CompressionOptions, gzipResponses } from './http/compression.js';
-import { domainErrorToApiError } from './http/domain-errors.js';
+import { apiErrorOf } from './http/error-answer.js';
 import { Faults } from './http/faults.js';
 import { hostAllowed } from './http/host-check.js';
 import { jsonContentType } from './http/json-content-type.js';
@@ -32,7 +31,6 @@ import { publisherRoutes } from './publisher/publisher-routes.js';
 import { parseAuthConfig } from './serve-config.js';
 import { openStore, type StoreLocation } from './store/open-store.js';
 import type { EmulatorStore } from './store/store.js';
-import { StoreError } from './store/store-error.js';
 
 /** Options of {@link createEmulator}. */
 export interface EmulatorOptions {
@@ -214,7 +212,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       ...(c.get('apiMethod') ? { apiMethod: c.get('apiMethod') } : {}),
       ...(c.get('principal') ? { principal: c.get('principal') } : {}),
-      ...(c.error ? reasonOf(c.error, url.pathname) : {}),
+      ...(c.error ? reasonOf(c.error, c) : {}),
     };
     state.requests.add(record);
     options.log?.(record);
@@ -241,17 +239,12 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     `${CONTROL_PREFIX}/*`,
     controlGuard(CONTROL_PREFIX, () => state.auth),
   );
-  app.onError((thrown, c) => {
-    const error = answered(thrown, new URL(c.req.url).pathname);
-    if (error instanceof ApiError) return error.toResponse();
-    if (error instanceof ListkitError)
-      return new ApiError(400, 'invalid', error.message).toResponse();
-    return new ApiError(
-      500,
-      'backendError',
-      `Internal error in the emulator: ${error.message}`,
-    ).toResponse();
-  });
+  app.onError((error, c) =>
+    (
+      apiErrorOf(error, c) ??
+      new ApiError(500, 'backendError', `Internal error in the emulator: ${error.message}`)
+    ).toResponse(),
+  );
   app.notFound((c) =>
     new ApiError(
       404,
@@ -325,20 +318,10 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   };
 }
 
-/**
- * The error as answered: domain modules raise domain errors, which get the envelope here, in
- * the dialect of the API the path belongs to.
- */
-function answered(error: Error, path: string): Error {
-  if (!(error instanceof StoreError || error instanceof DomainError)) return error;
-  const publisher = path.startsWith('/androidpublisher/') || path.startsWith('/publisher/');
-  return domainErrorToApiError(error, publisher ? 'publisher' : 'compute') as Error;
-}
-
-/** The request log's `reason` of a failed request. */
-function reasonOf(error: Error, path: string): { reason?: string } {
-  const apiError = answered(error, path);
-  return apiError instanceof ApiError ? { reason: apiError.reason } : {};
+/** The request log's `reason` of a failed request (none for an internal error). */
+function reasonOf(error: Error, c: Context): { reason?: string } {
+  const apiError = apiErrorOf(error, c);
+  return apiError ? { reason: apiError.reason } : {};
 }
 
 /** Whether a store holds no rule and no order (a new database, seeded at first start). */

@@ -59,7 +59,7 @@ class Checker {
   ) {}
 
   private report(code: ListkitErrorCode, message: string, span: Span): never {
-    this.problems.push(problem(code, message, span, this.source));
+    this.problems.push(problem('filter', code, message, span, this.source));
     throw new Skip();
   }
 

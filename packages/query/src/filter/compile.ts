@@ -440,6 +440,7 @@ function regexTester(pattern: string, span: { start: number; end: number }, cont
     if (error instanceof RegexTooLargeError) throw tooLarge(pattern, span, context, error);
     if (!(error instanceof RegexSyntaxError)) throw error;
     throw ListkitError.of(
+      'filter',
       'invalid_regex',
       `invalid RE2 pattern: ${error.message}`,
       span,
@@ -469,6 +470,7 @@ function tooLarge(
       ? `more than the limit of ${context.programLimit}`
       : `more than the ${error.limit} that the filter's other patterns leave of the limit of ${context.programLimit}`;
   return ListkitError.of(
+    'filter',
     'regex_too_large',
     `RE2 pattern "${quoted} compiles to a program of ${error.programSize} instructions, ${room}`,
     span,

@@ -165,7 +165,7 @@ class FilterParser extends EmbeddedActionsParser {
     message: string,
     span: Span,
   ): never {
-    throw ListkitError.of(code, message, span, this.source);
+    throw ListkitError.of('filter', code, message, span, this.source);
   }
   private spaceBefore(token: IToken) {
     return isSpace(this.source[token.startOffset - 1]);
@@ -176,6 +176,7 @@ class FilterParser extends EmbeddedActionsParser {
   private countTerm(span: Span) {
     if (++this.terms > this.limits.maxTerms) {
       throw ListkitError.of(
+        'filter',
         'too_many_terms',
         `the filter has more than ${this.limits.maxTerms} terms`,
         span,
@@ -186,6 +187,7 @@ class FilterParser extends EmbeddedActionsParser {
   private enter(token: IToken) {
     if (++this.depth > this.limits.maxDepth) {
       throw ListkitError.of(
+        'filter',
         'too_deep',
         `the filter nests deeper than ${this.limits.maxDepth} levels`,
         spanOf(token),
@@ -452,7 +454,13 @@ class FilterParser extends EmbeddedActionsParser {
   private segment(token: IToken): Segment {
     const span = spanOf(token);
     if (token.tokenType === UnterminatedString) {
-      throw ListkitError.of('unterminated_string', 'unterminated string', span, this.source);
+      throw ListkitError.of(
+        'filter',
+        'unterminated_string',
+        'unterminated string',
+        span,
+        this.source,
+      );
     }
     const kind = SEGMENT_KINDS.get(token.tokenType)!;
     if (kind === 'string') {
@@ -503,6 +511,7 @@ class FilterParser extends EmbeddedActionsParser {
         (word[0]!.value === 'eq' || word[0]!.value === 'ne')
       ) {
         throw ListkitError.of(
+          'filter',
           'mixed_filter_styles',
           `${MIXED_MESSAGE}: this term is regex style; write it as ${
             word[0]!.value === 'eq' ? "'='" : "'!='"
@@ -585,6 +594,7 @@ class FilterParser extends EmbeddedActionsParser {
         (image.endsWith(`\\${quote}`) && !closes(image)))
     ) {
       throw ListkitError.of(
+        'filter',
         'unterminated_string',
         'unterminated string',
         spanOf(token),
@@ -624,10 +634,17 @@ export interface ParseOptions {
 export function parseFilter(source: string, options: ParseOptions = {}): FilterAst {
   const limits = options.limits ? resolveLimits(options.limits) : DEFAULT_FILTER_LIMITS;
   if (typeof source !== 'string') {
-    throw ListkitError.of('invalid_value', 'the filter must be a string', { start: 0, end: 0 }, '');
+    throw ListkitError.of(
+      'filter',
+      'invalid_value',
+      'the filter must be a string',
+      { start: 0, end: 0 },
+      '',
+    );
   }
   if (source.length > limits.maxLength) {
     throw ListkitError.of(
+      'filter',
       'too_long',
       `the filter is ${source.length} characters long; the limit is ${limits.maxLength}`,
       { start: limits.maxLength, end: source.length },
@@ -641,7 +658,13 @@ export function parseFilter(source: string, options: ParseOptions = {}): FilterA
   if (lexError) {
     const span = { start: lexError.offset, end: lexError.offset + Math.max(1, lexError.length) };
     const char = String.fromCodePoint(source.codePointAt(lexError.offset) ?? 0);
-    throw ListkitError.of('unexpected_character', `unexpected character '${char}'`, span, source);
+    throw ListkitError.of(
+      'filter',
+      'unexpected_character',
+      `unexpected character '${char}'`,
+      span,
+      source,
+    );
   }
   parser ??= new FilterParser();
   parser.begin(source, lexed.tokens, limits);
@@ -659,6 +682,7 @@ export function parseFilter(source: string, options: ParseOptions = {}): FilterA
     // caller may already be deep in its own stack.
     if (error instanceof RangeError) {
       throw ListkitError.of(
+        'filter',
         'too_deep',
         'the filter nests too deeply',
         { start: 0, end: source.length },
@@ -695,7 +719,13 @@ function throwFirst(
     : '';
   if (atEnd) {
     const end = source.trimEnd().length;
-    throw ListkitError.of('unexpected_end', error.message + hint, { start: end, end }, source);
+    throw ListkitError.of(
+      'filter',
+      'unexpected_end',
+      error.message + hint,
+      { start: end, end },
+      source,
+    );
   }
   const span = spanOf(token);
   if (style === 'regex') {
@@ -706,6 +736,7 @@ function throwFirst(
         span.start = previous.startOffset;
       }
       throw ListkitError.of(
+        'filter',
         'mixed_filter_styles',
         `${MIXED_MESSAGE}: ${describe(token)} is AIP-160 syntax; regex-style terms use eq or ne and are ANDed by writing them side by side in parentheses`,
         span,
@@ -714,6 +745,7 @@ function throwFirst(
     }
     if (token.tokenType === RegexLParen && error.name === 'NotAllInputParsedException') {
       throw ListkitError.of(
+        'filter',
         'unexpected_token',
         'a regex-style filter with several terms must put every term in parentheses, such as (a eq x) (b ne y)',
         span,
@@ -721,5 +753,5 @@ function throwFirst(
       );
     }
   }
-  throw ListkitError.of('unexpected_token', error.message + hint, span, source);
+  throw ListkitError.of('filter', 'unexpected_token', error.message + hint, span, source);
 }

@@ -42,7 +42,7 @@ export function decodeString(raw: string, offset: number, source: string): Decod
     const start = offset + 1 + i;
     const e = body[i + 1];
     const fail = (len: number, why: string): never => {
-      throw ListkitError.of('invalid_escape', why, { start, end: start + len }, source);
+      throw ListkitError.of('filter', 'invalid_escape', why, { start, end: start + len }, source);
     };
     if (e === undefined) fail(1, "a string cannot end with '\\'");
     if (e === '*') {

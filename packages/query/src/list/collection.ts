@@ -185,6 +185,7 @@ export class Collection<T extends object> {
         : undefined;
       if (cursor && cursor.length !== order.keyTerms.length) {
         throw ListkitError.of(
+          'pageToken',
           'page_token_query_mismatch',
           'the page token belongs to a different ordering',
           { start: 0, end: 0 },
@@ -283,6 +284,7 @@ function checkPageSize(pageSize: number): void {
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
     const text = String(pageSize);
     throw ListkitError.of(
+      'pageSize',
       'invalid_page_size',
       `page size must be a positive integer, not ${text}`,
       { start: 0, end: text.length },
@@ -309,6 +311,7 @@ export function resolvePageSize(
   if (!Number.isSafeInteger(value) || value < 0) {
     const text = String(value);
     throw ListkitError.of(
+      'pageSize',
       'invalid_page_size',
       `page size must be a non-negative integer, not ${text}`,
       { start: 0, end: text.length },

@@ -66,7 +66,7 @@ export function parseOrderBy<T = unknown>(
     message,
     span,
   ) => {
-    throw ListkitError.of(code, message, span, text);
+    throw ListkitError.of('orderBy', code, message, span, text);
   };
   const terms: OrderTerm[] = [];
   if (text.trim() !== '') {

@@ -112,7 +112,13 @@ export class PageTokenCodec {
    */
   async open(token: string, binding: PageTokenBinding): Promise<SortKey> {
     const fail: (code: ListkitErrorCode, message: string) => never = (code, message) => {
-      throw ListkitError.of(code, message, { start: 0, end: String(token).length }, String(token));
+      throw ListkitError.of(
+        'pageToken',
+        code,
+        message,
+        { start: 0, end: String(token).length },
+        String(token),
+      );
     };
     const bytes = typeof token === 'string' ? fromBase64Url(token) : undefined;
     if (!bytes || bytes.length < 1 + IV_BYTES + TAG_BYTES + 2)

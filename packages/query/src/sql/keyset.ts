@@ -101,6 +101,7 @@ export function keysetCondition(
 
 const mismatch = () =>
   ListkitError.of(
+    'pageToken',
     'page_token_query_mismatch',
     'the page token belongs to a different ordering',
     { start: 0, end: 0 },

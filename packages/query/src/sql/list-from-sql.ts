@@ -63,6 +63,7 @@ export async function listFromSql<T extends object>(
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
     const text = String(pageSize);
     throw ListkitError.of(
+      'pageSize',
       'invalid_page_size',
       `page size must be a positive integer, not ${text}`,
       { start: 0, end: text.length },
@@ -90,6 +91,8 @@ export async function listFromSql<T extends object>(
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code === '57014') {
         throw ListkitError.of(
+          // Reported against the filter, the input a caller narrows first (the message says so).
+          'filter',
           'query_timeout',
           `the list query took longer than ${timeout} ms; narrow the filter or use an ordering with an index`,
           { start: 0, end: 0 },

@@ -2,7 +2,6 @@ import { type ListPage, resolvePageSize } from '@listkit/query';
 import type { Context } from 'hono';
 import { type Principal, requirePermission, requireScope } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
-import { listErrorToApiError } from '../http/list-errors.js';
 import { booleanParam, queryParams, uint32Param } from '../http/query.js';
 import { resourceName } from './forwarding-rules.js';
 
@@ -71,18 +70,6 @@ export function listQuery(url: string): ListQuery {
     pageToken: params.get('pageToken') || undefined,
     pageSize: resolvePageSize(uint32Param(params, 'maxResults'), { default: 500, max: 500 }),
   };
-}
-
-/** Runs a list with the engine, turning its errors into Compute Engine's 400s. */
-export async function runList<T>(
-  query: ListQuery,
-  list: () => Promise<ListPage<T>>,
-): Promise<ListPage<T>> {
-  try {
-    return await list();
-  } catch (error) {
-    throw listErrorToApiError(error, query);
-  }
 }
 
 /** A Compute Engine list answer: `items` only when there are some, `nextPageToken` only when more. */

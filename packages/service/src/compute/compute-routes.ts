@@ -9,7 +9,6 @@ import {
   listAnswer,
   listQuery,
   READ_SCOPES,
-  runList,
   WRITE_SCOPES,
 } from './api-call.js';
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
@@ -87,8 +86,9 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       'compute.forwardingRules.list',
     );
     const query = listQuery(c.req.url);
-    const page = await runList(query, () =>
-      state.forwardingRules.list({ project, region }, { ...query, context: { project } }),
+    const page = await state.forwardingRules.list(
+      { project, region },
+      { ...query, context: { project } },
     );
     const body = listPageBytes(
       'compute#forwardingRuleList',
@@ -169,8 +169,9 @@ export function computeRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): voi
       'compute.regionOperations.list',
     );
     const query = listQuery(c.req.url);
-    const page = await runList(query, () =>
-      state.operations.page({ project, region }, { ...query, context: { project } }),
+    const page = await state.operations.page(
+      { project, region },
+      { ...query, context: { project } },
     );
     return c.json(
       listAnswer(

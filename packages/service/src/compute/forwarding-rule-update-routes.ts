@@ -2,14 +2,7 @@ import type { Context, Hono } from 'hono';
 import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { readJsonBody } from '../http/body.js';
-import {
-  beginCall,
-  beginRuleCall,
-  listQuery,
-  READ_SCOPES,
-  runList,
-  WRITE_SCOPES,
-} from './api-call.js';
+import { beginCall, beginRuleCall, listQuery, READ_SCOPES, WRITE_SCOPES } from './api-call.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import {
   applyPatch,
@@ -117,9 +110,10 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     const project = c.req.param('project');
     requirePermission(principal, project, 'compute.forwardingRules.list', `projects/${project}`);
     const query = listQuery(c.req.url);
-    const page = await runList(query, () =>
-      state.forwardingRules.listAggregated(project, { ...query, context: { project } }),
-    );
+    const page = await state.forwardingRules.listAggregated(project, {
+      ...query,
+      context: { project },
+    });
     const items: Record<string, { forwardingRules: ForwardingRuleJson[] }> = {};
     for (const rule of page.items) {
       const scope = `regions/${String(rule.region).split('/').pop()}`;

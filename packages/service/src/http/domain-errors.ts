@@ -1,4 +1,4 @@
-import { DomainError } from '../domain-error.js';
+import type { DomainError } from '../domain-error.js';
 import { StoreError } from '../store/store-error.js';
 import { ApiError } from './api-error.js';
 
@@ -7,15 +7,18 @@ export type ErrorDialect = 'compute' | 'publisher';
 
 /**
  * The one mapping of domain errors ({@link StoreError}, {@link DomainError}) to the Google error
- * envelope: the domain modules and stores raise them without knowing HTTP. Anything else is
- * returned as it is.
+ * envelope: the domain modules and stores raise them without knowing HTTP (`error-answer.ts`
+ * calls this for them).
  *
  * @example
  * ```ts
  * domainErrorToApiError(new StoreError('already_exists', "The resource '…' already exists"), 'compute').status; // 409
  * ```
  */
-export function domainErrorToApiError(error: unknown, dialect: ErrorDialect): unknown {
+export function domainErrorToApiError(
+  error: StoreError | DomainError,
+  dialect: ErrorDialect,
+): ApiError {
   const withStatus = (status: string) => (dialect === 'publisher' ? { status } : {});
   if (error instanceof StoreError) {
     switch (error.code) {
@@ -38,10 +41,7 @@ export function domainErrorToApiError(error: unknown, dialect: ErrorDialect): un
         return new ApiError(503, 'backendError', error.message, withStatus('UNAVAILABLE'));
     }
   }
-  if (error instanceof DomainError) {
-    return error.code === 'failed_precondition'
-      ? new ApiError(400, 'failedPrecondition', error.message, { status: 'FAILED_PRECONDITION' })
-      : new ApiError(400, 'badRequest', error.message, withStatus('INVALID_ARGUMENT'));
-  }
-  return error;
+  return error.code === 'failed_precondition'
+    ? new ApiError(400, 'failedPrecondition', error.message, { status: 'FAILED_PRECONDITION' })
+    : new ApiError(400, 'badRequest', error.message, withStatus('INVALID_ARGUMENT'));
 }

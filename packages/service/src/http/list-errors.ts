@@ -1,18 +1,5 @@
-import { ListkitError, type ListkitErrorCode } from '@listkit/query';
+import type { ListInput, ListkitError } from '@listkit/query';
 import { ApiError } from './api-error.js';
-
-const ORDER_BY: ReadonlySet<ListkitErrorCode> = new Set([
-  'invalid_order_by',
-  'unsortable_field',
-  'duplicate_order_by_field',
-  'unsupported_order_by',
-]);
-const PAGE_TOKEN: ReadonlySet<ListkitErrorCode> = new Set([
-  'malformed_page_token',
-  'tampered_page_token',
-  'page_token_query_mismatch',
-  'expired_page_token',
-]);
 
 /** The most of a bad page token an error quotes: a token is opaque, the start identifies it. */
 export const QUOTED_TOKEN_CHARS = 40;
@@ -30,56 +17,49 @@ function quoted(value: string, max: number): string {
     : `'${value}'`;
 }
 
-/** The list parameters as the request gave them, for error messages. */
-export interface ListParams {
-  filter?: string;
-  orderBy?: string;
-  pageToken?: string;
-}
+/** The list inputs as the request gave them, for error messages: what each problem quotes. */
+export type ListParams = Partial<Record<ListInput, string>>;
 
 /**
- * Turns a list-engine error into Compute Engine's 400: `Invalid value for field 'filter': '…'.
- * Invalid list filter expression.`, followed by what listkit found and where, so the caller
- * learns more than Google tells (the code and position are stable).
+ * Turns a list-engine error into Compute Engine's answer, by the input its problem concerns
+ * ({@link ListkitError.input}): a 400 `Invalid value for field 'filter': '…'. Invalid list
+ * filter expression.` (or `orderBy`, `pageToken`, `maxResults`), followed by what listkit found
+ * and where, so the caller learns more than Google tells (the code and position are stable). A
+ * query that ran out of time is a 504.
+ *
+ * @example
+ * ```ts
+ * const error = ListkitError.of('orderBy', 'unknown_field', "unknown field 'nmae'", { start: 0, end: 4 }, 'nmae');
+ * listErrorToApiError(error, { orderBy: 'nmae' }).extra.location; // 'orderBy'
+ * ```
  */
-export function listErrorToApiError(error: unknown, params: ListParams): unknown {
-  if (!(error instanceof ListkitError)) return error;
+export function listErrorToApiError(error: ListkitError, params: ListParams): ApiError {
   if (error.code === 'query_timeout') {
     // The request was valid; the backend ran out of time: Google's DEADLINE_EXCEEDED, a 504
     // clients may retry, never a 400 that blames the caller's filter.
     return new ApiError(504, 'deadlineExceeded', `The list query timed out. ${error.message}`);
   }
   const where = `${error.message} (${error.code} at ${error.line}:${error.column})`;
-  if (
-    ORDER_BY.has(error.code) ||
-    (error.source === params.orderBy && error.code === 'unknown_field')
-  ) {
-    return new ApiError(
-      400,
-      'invalid',
-      `Invalid value for field 'orderBy': ${quoted(params.orderBy ?? '', QUOTED_EXPRESSION_CHARS)}. ${where}`,
-      { location: 'orderBy' },
-    );
+  const invalid = (location: string, detail: string) =>
+    new ApiError(400, 'invalid', `Invalid value for field '${location}'${detail}`, { location });
+  switch (error.input) {
+    case 'filter':
+      return invalid(
+        'filter',
+        `: ${quoted(params.filter ?? '', QUOTED_EXPRESSION_CHARS)}. Invalid list filter expression: ${where}`,
+      );
+    case 'orderBy':
+      return invalid(
+        'orderBy',
+        `: ${quoted(params.orderBy ?? '', QUOTED_EXPRESSION_CHARS)}. ${where}`,
+      );
+    case 'pageToken':
+      return invalid(
+        'pageToken',
+        `: ${quoted(params.pageToken ?? '', QUOTED_TOKEN_CHARS)}. ${error.message}`,
+      );
+    case 'pageSize':
+      // Compute's page size is `maxResults`.
+      return invalid('maxResults', `. ${error.message}`);
   }
-  if (PAGE_TOKEN.has(error.code)) {
-    return new ApiError(
-      400,
-      'invalid',
-      `Invalid value for field 'pageToken': ${quoted(params.pageToken ?? '', QUOTED_TOKEN_CHARS)}. ${error.message}`,
-      {
-        location: 'pageToken',
-      },
-    );
-  }
-  if (error.code === 'invalid_page_size') {
-    return new ApiError(400, 'invalid', `Invalid value for field 'maxResults'. ${error.message}`, {
-      location: 'maxResults',
-    });
-  }
-  return new ApiError(
-    400,
-    'invalid',
-    `Invalid value for field 'filter': ${quoted(params.filter ?? '', QUOTED_EXPRESSION_CHARS)}. Invalid list filter expression: ${where}`,
-    { location: 'filter' },
-  );
 }

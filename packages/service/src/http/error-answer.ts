@@ -1,0 +1,36 @@
+import { ListkitError } from '@listkit/query';
+import type { Context } from 'hono';
+import { DomainError } from '../domain-error.js';
+import { StoreError } from '../store/store-error.js';
+import { ApiError } from './api-error.js';
+import { domainErrorToApiError } from './domain-errors.js';
+import { listErrorToApiError } from './list-errors.js';
+
+/**
+ * The one mapping of what a call throws to the Google error envelope: an {@link ApiError} as it
+ * is, a domain error ({@link StoreError}, {@link DomainError}) in the dialect of the API the path
+ * belongs to, and a list-engine {@link ListkitError} by the list input its problem concerns,
+ * quoting that input from the request's query. Anything else is undefined (an internal error).
+ *
+ * @example
+ * ```ts
+ * app.onError((error, c) => (apiErrorOf(error, c) ?? internalError(error)).toResponse());
+ * ```
+ */
+export function apiErrorOf(error: unknown, c: Context): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof StoreError || error instanceof DomainError) {
+    const path = c.req.path;
+    const publisher = path.startsWith('/androidpublisher/') || path.startsWith('/publisher/');
+    return domainErrorToApiError(error, publisher ? 'publisher' : 'compute');
+  }
+  if (error instanceof ListkitError) {
+    return listErrorToApiError(error, {
+      filter: c.req.query('filter'),
+      orderBy: c.req.query('orderBy'),
+      pageToken: c.req.query('pageToken'),
+      pageSize: c.req.query('maxResults'),
+    });
+  }
+  return undefined;
+}
