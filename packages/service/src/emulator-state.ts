@@ -11,7 +11,14 @@ import type { Orders } from './publisher/orders.js';
 import type { EmulatorStore } from './store/store.js';
 
 /** Hono variables set while a request is handled (for the request log). */
-export type EmulatorEnv = { Variables: { apiMethod?: string; principal?: string } };
+export type EmulatorEnv = {
+  Variables: {
+    apiMethod?: string;
+    principal?: string;
+    /** The request URL once parsed (`requestUrl`): parsed at most once per call. */
+    url?: URL;
+  };
+};
 
 /** Everything the routes share: the stores, the clock, and the emulator's settings. */
 export interface EmulatorState {

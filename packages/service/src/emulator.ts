@@ -4,11 +4,12 @@ import { PageTokenCodec } from '@listkit/query';
 import { type Context, Hono } from 'hono';
 import { type AuthConfig, authenticate } from './auth/auth.js';
 import { EmulatorClock } from './clock.js';
-import { computeRoutes } from './compute/compute-routes.js';
 import { ComputeUrls, DEFAULT_COMPUTE_BASE_URL } from './compute/compute-urls.js';
+import { forwardingRuleRoutes } from './compute/forwarding-rule-routes.js';
 import { forwardingRuleUpdateRoutes } from './compute/forwarding-rule-update-routes.js';
 import { ForwardingRules } from './compute/forwarding-rules.js';
 import type { OperationPolicy } from './compute/operation-policy.js';
+import { operationRoutes } from './compute/operation-routes.js';
 import { Operations } from './compute/operations.js';
 import { computePathSegments } from './compute/path-segments.js';
 import { controlGuard } from './control/control-guard.js';
@@ -26,6 +27,7 @@ import { hostAllowed } from './http/host-check.js';
 import { jsonContentType } from './http/json-content-type.js';
 import { RequestLog, type RequestRecord } from './http/request-log.js';
 import { answerClientError, MAX_HEADER_BYTES, urlLimit } from './http/request-size.js';
+import { requestUrl } from './http/request-url.js';
 import { Orders } from './publisher/orders.js';
 import { publisherRoutes } from './publisher/publisher-routes.js';
 import { parseAuthConfig } from './serve-config.js';
@@ -202,7 +204,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   app.use('*', async (c, next) => {
     const started = performance.now();
     await next();
-    const url = new URL(c.req.url);
+    const url = requestUrl(c);
     const record: RequestRecord = {
       time: clock.iso(),
       method: c.req.method,
@@ -219,7 +221,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   });
   app.use('*', async (c, next) => {
     const checked = servedPort !== undefined || options.allowedHosts !== undefined;
-    const host = c.req.header('host') ?? new URL(c.req.url).host;
+    const host = c.req.header('host') ?? requestUrl(c).host;
     if (checked && !hostAllowed(host, servedPort, allowedHosts)) {
       throw new ApiError(
         403,
@@ -249,10 +251,11 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     new ApiError(
       404,
       'notFound',
-      `The requested URL ${new URL(c.req.url).pathname} was not found on this server.`,
+      `The requested URL ${requestUrl(c).pathname} was not found on this server.`,
     ).toResponse(),
   );
-  computeRoutes(app, state);
+  forwardingRuleRoutes(app, state);
+  operationRoutes(app, state);
   forwardingRuleUpdateRoutes(app, state);
   publisherRoutes(app, state);
   controlRoutes(app, state, reset);

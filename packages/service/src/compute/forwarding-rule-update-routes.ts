@@ -1,8 +1,16 @@
 import type { Context, Hono } from 'hono';
-import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
+import { apiCall, type CallEnv } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import { beginCall, beginRuleCall, listQuery, READ_SCOPES, WRITE_SCOPES } from './api-call.js';
+import {
+  AGGREGATED,
+  onProject,
+  onRule,
+  READ_SCOPES,
+  REGIONAL,
+  regionOf,
+  WRITE_SCOPES,
+} from './compute-call.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import {
   applyPatch,
@@ -10,24 +18,19 @@ import {
   applySetTarget,
   checkPatchedRule,
 } from './forwarding-rule-update.js';
+import { listParams } from './list-params.js';
 import { requireReferencePermissions } from './reference-permissions.js';
 import { requestIdParam } from './request-id.js';
 
-const REGIONAL = '/compute/v1/projects/:project/regions/:region';
-
 /** setLabels, setTarget, patch, and the aggregated list of forwarding rules. */
 export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
-  const begin = (c: Context<EmulatorEnv>, method: string, scopes: readonly string[]) =>
-    beginCall(c, state, method, scopes);
-
-  app.post(`${REGIONAL}/forwardingRules/:name/setLabels`, async (c) => {
-    const { principal, project, region, name } = beginRuleCall(
-      c,
-      state,
-      'compute.forwardingRules.setLabels',
-      WRITE_SCOPES,
-      'compute.forwardingRules.setLabels',
-    );
+  const setLabels = apiCall(state, {
+    method: 'compute.forwardingRules.setLabels',
+    scopes: WRITE_SCOPES,
+    permission: onRule('compute.forwardingRules.setLabels'),
+  });
+  app.post(`${REGIONAL}/forwardingRules/:name/setLabels`, setLabels, async (c) => {
+    const { principal, project, region, name } = ruleCall(c);
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
     // The write is conditional on the fingerprint read: of concurrent setLabels, one wins.
     // Recorded from the real API: setLabels is already DONE in its first answer.
@@ -41,15 +44,14 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     );
   });
 
-  app.post(`${REGIONAL}/forwardingRules/:name/setTarget`, async (c) => {
-    const { principal, project, region, name } = beginRuleCall(
-      c,
-      state,
-      'compute.forwardingRules.setTarget',
-      WRITE_SCOPES,
-      'compute.forwardingRules.update',
-    );
-    const requestId = requestIdParam(c.req.url);
+  const setTarget = apiCall(state, {
+    method: 'compute.forwardingRules.setTarget',
+    scopes: WRITE_SCOPES,
+    permission: onRule('compute.forwardingRules.update'),
+  });
+  app.post(`${REGIONAL}/forwardingRules/:name/setTarget`, setTarget, async (c) => {
+    const { principal, project, region, name } = ruleCall(c);
+    const requestId = requestIdParam(c.req.query('requestId'));
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
     const where = { project, region };
     return c.json(
@@ -73,14 +75,13 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     );
   });
 
-  app.patch(`${REGIONAL}/forwardingRules/:name`, async (c) => {
-    const { principal, project, region, name } = beginRuleCall(
-      c,
-      state,
-      'compute.forwardingRules.patch',
-      WRITE_SCOPES,
-      'compute.forwardingRules.update',
-    );
+  const patch = apiCall(state, {
+    method: 'compute.forwardingRules.patch',
+    scopes: WRITE_SCOPES,
+    permission: onRule('compute.forwardingRules.update'),
+  });
+  app.patch(`${REGIONAL}/forwardingRules/:name`, patch, async (c) => {
+    const { principal, project, region, name } = ruleCall(c);
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
     const where = { project, region };
     return c.json(
@@ -105,13 +106,15 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     );
   });
 
-  app.get('/compute/v1/projects/:project/aggregated/forwardingRules', async (c) => {
-    const principal = begin(c, 'compute.forwardingRules.aggregatedList', READ_SCOPES);
+  const aggregatedList = apiCall(state, {
+    method: 'compute.forwardingRules.aggregatedList',
+    scopes: READ_SCOPES,
+    permission: onProject('compute.forwardingRules.list'),
+  });
+  app.get(`${AGGREGATED}/forwardingRules`, aggregatedList, async (c) => {
     const project = c.req.param('project');
-    requirePermission(principal, project, 'compute.forwardingRules.list', `projects/${project}`);
-    const query = listQuery(c.req.url);
     const page = await state.forwardingRules.listAggregated(project, {
-      ...query,
+      ...listParams(c),
       context: { project },
     });
     const items: Record<string, { forwardingRules: ForwardingRuleJson[] }> = {};
@@ -129,4 +132,9 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
       selfLink: `${state.urls.project(project)}/aggregated/forwardingRules`,
     });
   });
+}
+
+/** The caller and the rule a `…/forwardingRules/{name}…` route names. */
+function ruleCall(c: Context<CallEnv>) {
+  return { principal: c.var.caller, ...regionOf(c), name: c.req.param('name')! };
 }

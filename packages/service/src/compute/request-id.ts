@@ -1,5 +1,4 @@
 import { errors } from '../http/api-error.js';
-import { queryParams } from '../http/query.js';
 import { previewText } from './value-preview.js';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -14,8 +13,7 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
  * requestIdParam('http://x/…/forwardingRules?requestId=123e4567-e89b-12d3-a456-426614174000');
  * ```
  */
-export function requestIdParam(url: string): string | undefined {
-  const requestId = queryParams(url).get('requestId');
+export function requestIdParam(requestId: string | undefined): string | undefined {
   if (requestId === undefined || requestId === '') return undefined;
   if (!UUID.test(requestId) || /^[0-]+$/.test(requestId)) {
     throw errors.invalid(

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AuthConfig } from '../auth/auth.js';
 import { ApiError } from '../http/api-error.js';
+import { requestUrl } from '../http/request-url.js';
 
 /** Methods a cross-site page can send without a CORS preflight carry no control-plane change. */
 const READ_METHODS = new Set(['GET', 'HEAD']);
@@ -37,7 +38,7 @@ function sameSecret(given: string, expected: string): boolean {
  */
 export function controlGuard(prefix: string, auth: () => AuthConfig): MiddlewareHandler {
   return async (c, next) => {
-    const path = new URL(c.req.url).pathname.slice(prefix.length);
+    const path = requestUrl(c).pathname.slice(prefix.length);
     if (
       !READ_METHODS.has(c.req.method) &&
       !isJsonContentType(c.req.header('content-type') ?? null)

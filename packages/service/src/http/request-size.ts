@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from './api-error.js';
 import { JSON_CONTENT_TYPE } from './json-content-type.js';
+import { requestUrl } from './request-url.js';
 
 /**
  * The longest request target (path and query) answered, in characters: 64 KiB holds the longest
@@ -25,7 +26,7 @@ export const MAX_HEADER_BYTES = 1024 * 1024;
  */
 export function urlLimit(): MiddlewareHandler {
   return async (c, next) => {
-    const url = new URL(c.req.url);
+    const url = requestUrl(c);
     const length = url.pathname.length + url.search.length;
     if (length > MAX_URL_LENGTH) {
       throw new ApiError(

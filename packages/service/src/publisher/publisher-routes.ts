@@ -1,8 +1,10 @@
 import type { Context, Hono } from 'hono';
-import { requireScope } from '../auth/auth.js';
+import { createMiddleware } from 'hono/factory';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
+import { apiCall } from '../http/api-call.js';
 import { ApiError } from '../http/api-error.js';
-import { booleanParam, queryParams } from '../http/query.js';
+import { booleanParam } from '../http/query.js';
+import { requestUrl } from '../http/request-url.js';
 import { orderResource } from './order.js';
 
 /** The scope of Android Publisher, and the spec's `{scope_prefix}/publisher` alias. */
@@ -19,20 +21,15 @@ const badRequest = (message: string) =>
  * split, so ids holding `:`, `/`, spaces or `+` round-trip (`GPA.1%3A2%2F3%204%2B5:refund`).
  */
 export function publisherRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
+  const refund = apiCall(state, { method: 'androidpublisher.orders.refund', scopes: SCOPES });
+  const get = apiCall(state, { method: 'androidpublisher.orders.get', scopes: SCOPES });
   for (const root of ROOTS) {
-    app.post(`${root}/applications/:packageName/orders/*`, async (c) => {
-      const { packageName, orderId, verb } = target(c, root);
-      if (verb !== 'refund') {
-        throw new ApiError(404, 'notFound', `Unknown method ':${verb ?? ''}' on orders.`, {
-          status: 'NOT_FOUND',
-        });
-      }
-      c.set('apiMethod', 'androidpublisher.orders.refund');
-      state.faults.check('androidpublisher.orders.refund');
-      const principal = state.authenticate(c.req.raw);
-      c.set('principal', principal.identity);
-      requireScope(principal, SCOPES);
-      const revoke = booleanParam(queryParams(c.req.url), 'revoke') ?? false;
+    const orders = `${root}/applications/:packageName/orders/*`;
+    // The order and its verb are read from the path before the call starts: an unknown verb is
+    // a 404 whoever calls.
+    app.post(orders, orderTarget(root, 'refund'), refund, async (c) => {
+      const { packageName, orderId } = c.var.order;
+      const revoke = booleanParam(c.req.query('revoke'), 'revoke') ?? false;
       const body = await c.req.raw.arrayBuffer();
       if (body.byteLength > 0) throw badRequest('The request body must be empty.');
       // The store's conditional write decides between concurrent refunds (in any process).
@@ -41,28 +38,33 @@ export function publisherRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
       return c.body(null, 204);
     });
 
-    app.get(`${root}/applications/:packageName/orders/*`, async (c) => {
-      const { packageName, orderId, verb } = target(c, root);
-      if (verb !== undefined)
-        throw new ApiError(404, 'notFound', `Unknown method ':${verb}' on orders.`, {
-          status: 'NOT_FOUND',
-        });
-      c.set('apiMethod', 'androidpublisher.orders.get');
-      state.faults.check('androidpublisher.orders.get');
-      const principal = state.authenticate(c.req.raw);
-      c.set('principal', principal.identity);
-      requireScope(principal, SCOPES);
+    app.get(orders, orderTarget(root, undefined), get, async (c) => {
+      const { packageName, orderId } = c.var.order;
       return c.json(orderResource(await state.orders.get(packageName, orderId)));
     });
   }
 }
 
+/** The Hono variables of an order route: the order its path names. */
+type OrderEnv = EmulatorEnv & { Variables: { order: { packageName: string; orderId: string } } };
+
+/** Reads the order a path names, and answers 404 unless its verb is `verb` (none for a get). */
+function orderTarget(root: string, verb: string | undefined) {
+  return createMiddleware<OrderEnv>(async (c, next) => {
+    const { packageName, orderId, verb: given } = target(c, root);
+    if (given !== verb) {
+      throw new ApiError(404, 'notFound', `Unknown method ':${given ?? ''}' on orders.`, {
+        status: 'NOT_FOUND',
+      });
+    }
+    c.set('order', { packageName, orderId });
+    await next();
+  });
+}
+
 /** Package, decoded order id, and the verb after the last literal `:` of the raw path. */
-function target(
-  c: Context<EmulatorEnv>,
-  root: string,
-): { packageName: string; orderId: string; verb?: string } {
-  const path = new URL(c.req.url).pathname;
+function target(c: Context, root: string): { packageName: string; orderId: string; verb?: string } {
+  const path = requestUrl(c).pathname;
   const prefix = `${root}/applications/`;
   const rest = path.slice(prefix.length);
   const slash = rest.indexOf('/orders/');

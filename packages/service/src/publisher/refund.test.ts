@@ -277,3 +277,30 @@ describe('refund auth', () => {
     ).toBe('required');
   });
 });
+
+describe('the order a path names', () => {
+  it('answers an unknown verb 404 before the call starts, with or without a token', async () => {
+    const { call, emulator } = await emulatorWith([
+      { packageName: PACKAGE, orderId: 'GPA.1', purchaseTime: '2026-06-01T00:00:00Z' },
+    ]);
+    const base = `/androidpublisher/v3/applications/${PACKAGE}/orders`;
+    for (const token of ['tok', null]) {
+      const cancel = await call('POST', `${base}/GPA.1:cancel`, { token });
+      expect(cancel.status).toBe(404);
+      expect(((await cancel.json()) as { error: { message: string } }).error.message).toBe(
+        "Unknown method ':cancel' on orders.",
+      );
+      expect((await call('POST', `${base}/GPA.1`, { token })).status).toBe(404);
+      expect((await call('GET', `${base}/GPA.1:refund`, { token })).status).toBe(404);
+    }
+    // A known verb without a token is the call's 401, named in the request log.
+    expect((await call('POST', `${base}/GPA.1:refund`, { token: null })).status).toBe(401);
+    const log = (await (
+      await emulator.fetch(new Request('http://emulator/_listkit/requests'))
+    ).json()) as { requests: { apiMethod?: string; status: number }[] };
+    expect(log.requests.at(-1)).toMatchObject({
+      apiMethod: 'androidpublisher.orders.refund',
+      status: 401,
+    });
+  });
+});

@@ -1,0 +1,79 @@
+import type { Context } from 'hono';
+import type { PermissionRule } from '../http/api-call.js';
+import { resourceName } from './forwarding-rules.js';
+
+/** The path of a region's collections; routes append `/forwardingRules`, `/operations`, … */
+export const REGIONAL = '/compute/v1/projects/:project/regions/:region';
+/** The path of a project's aggregated lists. */
+export const AGGREGATED = '/compute/v1/projects/:project/aggregated';
+
+/** Scopes of Compute Engine methods that change resources. */
+export const WRITE_SCOPES = ['compute', 'cloud-platform'];
+/** Scopes of Compute Engine methods that only read. */
+export const READ_SCOPES = ['compute.readonly', 'compute', 'cloud-platform'];
+
+/**
+ * The project and region of a regional route's path (checked by `computePathSegments`).
+ *
+ * @example
+ * ```ts
+ * await state.forwardingRules.get(regionOf(c), c.req.param('name'));
+ * ```
+ */
+export function regionOf(c: Context): { project: string; region: string } {
+  return { project: c.req.param('project')!, region: c.req.param('region')! };
+}
+
+/**
+ * `permission` on the project of the path (`projects/p`).
+ *
+ * @example
+ * ```ts
+ * apiCall(state, { method, scopes: READ_SCOPES, permission: onProject('compute.forwardingRules.list') });
+ * ```
+ */
+export function onProject(name: string): PermissionRule {
+  return {
+    name,
+    on: (c) => {
+      const project = c.req.param('project')!;
+      return { project, resource: `projects/${project}` };
+    },
+  };
+}
+
+/**
+ * `permission` on the region of the path (`projects/p/regions/r`).
+ *
+ * @example
+ * ```ts
+ * apiCall(state, { method, scopes: READ_SCOPES, permission: onRegion('compute.regionOperations.get') });
+ * ```
+ */
+export function onRegion(name: string): PermissionRule {
+  return {
+    name,
+    on: (c) => {
+      const { project, region } = regionOf(c);
+      return { project, resource: `projects/${project}/regions/${region}` };
+    },
+  };
+}
+
+/**
+ * `permission` on the forwarding rule the path names (`projects/p/regions/r/forwardingRules/n`).
+ *
+ * @example
+ * ```ts
+ * apiCall(state, { method, scopes: WRITE_SCOPES, permission: onRule('compute.forwardingRules.delete') });
+ * ```
+ */
+export function onRule(name: string): PermissionRule {
+  return {
+    name,
+    on: (c) => {
+      const { project, region } = regionOf(c);
+      return { project, resource: resourceName(project, region, c.req.param('name')!) };
+    },
+  };
+}
