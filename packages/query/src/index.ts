@@ -75,6 +75,7 @@ export {
 } from './order-by/order-by.js';
 export type { SortValue } from './order-by/sort-key.js';
 export {
+  BoundPageQuery,
   type PageTokenBinding,
   PageTokenCodec,
   type PageTokenCodecOptions,

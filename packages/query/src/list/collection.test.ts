@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ListkitError, type ListkitErrorCode } from '../errors.js';
 import { compileFilter } from '../filter/compile.js';
 import { parseOrderBy } from '../order-by/order-by.js';
@@ -744,5 +744,26 @@ describe('Collection: regressions', () => {
     );
     expect(() => collection.put({ name: 5 })).toThrow(TypeError);
     expect(() => collection.put({})).toThrow(TypeError);
+  });
+});
+
+describe('page-token digests', () => {
+  it('binds the query once per page: none for a single page, one to open a token and seal the next', async () => {
+    const pageTokens = await PageTokenCodec.create();
+    const bindQuery = vi.spyOn(pageTokens, 'bindQuery');
+    const collection = new Collection<Item>(schema, { pageTokens });
+    for (const name of ['a', 'b', 'c', 'd', 'e']) collection.put({ name });
+    expect((await collection.list({ pageSize: 10 })).items).toHaveLength(5);
+    expect(bindQuery).toHaveBeenCalledTimes(0);
+    const first = await collection.list({ pageSize: 2, filter: 'name != z' });
+    expect(bindQuery).toHaveBeenCalledTimes(1);
+    const second = await collection.list({
+      pageSize: 2,
+      filter: 'name != z',
+      pageToken: first.nextPageToken,
+    });
+    expect(second.items.map((i) => i.name)).toEqual(['c', 'd']);
+    expect(second.nextPageToken).toEqual(expect.any(String));
+    expect(bindQuery).toHaveBeenCalledTimes(2);
   });
 });

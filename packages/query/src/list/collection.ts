@@ -2,6 +2,7 @@ import { ListkitError } from '../errors.js';
 import { type CompiledFilter, type CompileOptions, compileFilter } from '../filter/compile.js';
 import { type OrderBy, parseOrderBy, type SortKey } from '../order-by/order-by.js';
 import { toSortValue } from '../order-by/sort-key.js';
+import { boundQuery } from '../page-token/bound-query.js';
 import type { PageTokenCodec } from '../page-token/page-token-codec.js';
 import { type FieldType, lookupPath, type ResourceSchema } from '../schema/field-type.js';
 import { DeclaredIndex } from './declared-index.js';
@@ -174,14 +175,14 @@ export class Collection<T extends object> {
     const order = parseOrderBy<T>(request.orderBy ?? '', this.schema);
     const filter = compileFilter<T>(request.filter ?? '', this.schema, this.options);
     try {
-      const binding = {
+      const query = boundQuery(this.options.pageTokens, {
         parent: request.parent,
         filter: filter.canonical,
         orderBy: order.canonical,
         context: request.context,
-      };
+      });
       const cursor = request.pageToken
-        ? await this.options.pageTokens.open(request.pageToken, binding)
+        ? await this.options.pageTokens.open(request.pageToken, await query())
         : undefined;
       if (cursor && cursor.length !== order.keyTerms.length) {
         throw ListkitError.of(
@@ -228,7 +229,7 @@ export class Collection<T extends object> {
       if (!more || !last) return { items };
       return {
         items,
-        nextPageToken: await this.options.pageTokens.seal(order.sortKey(last), binding),
+        nextPageToken: await this.options.pageTokens.seal(order.sortKey(last), await query()),
       };
     } finally {
       filter.dispose();

@@ -381,3 +381,31 @@ describe('PageTokenCodec: expiry', () => {
     );
   });
 });
+
+describe('a bound query', () => {
+  it('opens tokens sealed with the plain binding and the other way round', async () => {
+    const codec = await PageTokenCodec.create();
+    const query = await codec.bindQuery(binding);
+    expect(await codec.open(await codec.seal(['a'], binding), query)).toEqual(['a']);
+    expect(await codec.open(await codec.seal(['b'], query), binding)).toEqual(['b']);
+    const other = await codec.bindQuery({ ...binding, filter: 'name = "x"' });
+    expect(await codeOf(codec.open(await codec.seal(['c'], query), other))).toBe(
+      'page_token_query_mismatch',
+    );
+  });
+
+  it('reads the binding once for an open and a seal', async () => {
+    const codec = await PageTokenCodec.create();
+    let reads = 0;
+    const counted: PageTokenBinding = {
+      ...binding,
+      get filter() {
+        reads++;
+        return binding.filter;
+      },
+    };
+    const query = await codec.bindQuery(counted);
+    await codec.open(await codec.seal(['a'], query), query);
+    expect(reads).toBe(1);
+  });
+});

@@ -16,6 +16,18 @@ export interface PageTokenBinding {
   context?: Readonly<Record<string, string>>;
 }
 
+/**
+ * A {@link PageTokenBinding} with its digest computed ({@link PageTokenCodec.bindQuery}): a page that
+ * opens one token and seals the next binds its query once, not once per token.
+ */
+export class BoundPageQuery {
+  /** @internal Built by {@link PageTokenCodec.bindQuery} only. */
+  constructor(
+    /** The SHA-256 of the canonical binding, base64url: what tokens carry. */
+    readonly digest: string,
+  ) {}
+}
+
 /** Options of {@link PageTokenCodec.create}. */
 export interface PageTokenCodecOptions {
   /**
@@ -92,9 +104,24 @@ export class PageTokenCodec {
     );
   }
 
-  /** Seals a cursor for the query described by `binding`. */
-  async seal(cursor: SortKey, binding: PageTokenBinding): Promise<string> {
-    const payload: Payload = { q: await this.digest(binding), k: cursor, t: this.now() };
+  /**
+   * Computes a binding's digest once, for the {@link open} and {@link seal} of one page.
+   *
+   * @example
+   * ```ts
+   * const query = await codec.bindQuery({ parent: 'projects/p/regions/r', filter: '', orderBy: '' });
+   * const cursor = request.pageToken ? await codec.open(request.pageToken, query) : undefined;
+   * // … read the page after the cursor …
+   * const nextPageToken = await codec.seal(lastKey, query);
+   * ```
+   */
+  async bindQuery(binding: PageTokenBinding): Promise<BoundPageQuery> {
+    return new BoundPageQuery(await this.digest(binding));
+  }
+
+  /** Seals a cursor for the query described by `binding` (or bound by {@link bindQuery}). */
+  async seal(cursor: SortKey, binding: PageTokenBinding | BoundPageQuery): Promise<string> {
+    const payload: Payload = { q: await this.digestOf(binding), k: cursor, t: this.now() };
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const sealed = await this.cipher.encrypt(iv, encoder.encode(JSON.stringify(payload)), AAD);
     const token = new Uint8Array(1 + IV_BYTES + sealed.length);
@@ -105,12 +132,13 @@ export class PageTokenCodec {
   }
 
   /**
-   * Opens a token for the query described by `binding` and returns its cursor. Throws a
+   * Opens a token for the query described by `binding` (or bound by {@link bindQuery}) and returns
+   * its cursor. Throws a
    * {@link ListkitError} (`malformed_page_token`, `tampered_page_token`,
    * `page_token_query_mismatch` or `expired_page_token`); the reason a decryption failed is
    * never disclosed.
    */
-  async open(token: string, binding: PageTokenBinding): Promise<SortKey> {
+  async open(token: string, binding: PageTokenBinding | BoundPageQuery): Promise<SortKey> {
     const fail: (code: ListkitErrorCode, message: string) => never = (code, message) => {
       throw ListkitError.of(
         'pageToken',
@@ -131,7 +159,7 @@ export class PageTokenCodec {
     if (!plain) return fail('tampered_page_token', 'the page token is invalid');
     const payload = parsePayload(decoder.decode(plain));
     if (!payload) return fail('tampered_page_token', 'the page token is invalid');
-    if (payload.q !== (await this.digest(binding))) {
+    if (payload.q !== (await this.digestOf(binding))) {
       fail(
         'page_token_query_mismatch',
         'the page token belongs to a different query: filter, orderBy and parent must stay the same while paging',
@@ -141,6 +169,10 @@ export class PageTokenCodec {
       fail('expired_page_token', 'the page token has expired; start the listing again');
     }
     return payload.k;
+  }
+
+  private digestOf(binding: PageTokenBinding | BoundPageQuery): string | Promise<string> {
+    return binding instanceof BoundPageQuery ? binding.digest : this.digest(binding);
   }
 
   /** The SHA-256 of the binding, base64url; remembered for the most recent bindings. */

@@ -2,6 +2,7 @@ import { ListkitError } from '../errors.js';
 import { type CompileOptions, compileFilter } from '../filter/compile.js';
 import type { ListPage, ListRequest } from '../list/collection.js';
 import { parseOrderBy } from '../order-by/order-by.js';
+import { boundQuery } from '../page-token/bound-query.js';
 import type { PageTokenCodec } from '../page-token/page-token-codec.js';
 import {
   listStatementSettings,
@@ -74,14 +75,14 @@ export async function listFromSql<T extends object>(
   const order = parseOrderBy<T>(request.orderBy ?? '', table.schema);
   const filter = compileFilter<T>(request.filter ?? '', table.schema, options);
   try {
-    const binding = {
+    const query = boundQuery(options.pageTokens, {
       parent: request.parent,
       filter: filter.canonical,
       orderBy: order.canonical,
       context: request.context,
-    };
+    });
     const cursor = request.pageToken
-      ? await options.pageTokens.open(request.pageToken, binding)
+      ? await options.pageTokens.open(request.pageToken, await query())
       : undefined;
     const plan = planListQuery(table, { filter, order, cursor, pageSize }, options);
     const timeout = options.statementTimeoutMs ?? 5000;
@@ -107,7 +108,10 @@ export async function listFromSql<T extends object>(
     });
     const page = readPlannedPage(plan, resources);
     if (!page.next) return { items: page.items };
-    return { items: page.items, nextPageToken: await options.pageTokens.seal(page.next, binding) };
+    return {
+      items: page.items,
+      nextPageToken: await options.pageTokens.seal(page.next, await query()),
+    };
   } finally {
     filter.dispose();
   }
