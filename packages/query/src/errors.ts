@@ -1,4 +1,12 @@
-/** A half-open range `[start, end)` of UTF-16 offsets into the source text. */
+/**
+ * A half-open range `[start, end)` of UTF-16 offsets into the source text.
+ *
+ * @example
+ * ```ts
+ * const { start, end } = error.span; // error: ListkitError
+ * filter.slice(start, end); // the text the problem is about
+ * ```
+ */
 export interface Span {
   start: number;
   end: number;
@@ -7,6 +15,12 @@ export interface Span {
 /**
  * Every stable error code of `@listkit/query`. Codes never change meaning; messages may improve.
  * `docs/filter-language.md` lists each with an example.
+ *
+ * @example
+ * ```ts
+ * if (error.code === 'unknown_field') showFieldList();
+ * const retryable: ListkitErrorCode[] = ['query_timeout'];
+ * ```
  */
 export type ListkitErrorCode =
   // lexing and parsing
@@ -65,7 +79,16 @@ export type ListkitErrorCode =
  */
 export type ListInput = 'filter' | 'orderBy' | 'pageToken' | 'pageSize';
 
-/** A problem found in a filter, an orderBy, a page token or a page size, as plain data. */
+/**
+ * A problem found in a filter, an orderBy, a page token or a page size, as plain data.
+ *
+ * @example
+ * ```ts
+ * const result = checkFilter(parseFilter('nmae = x'), schema);
+ * if (!result.ok) for (const p of result.problems) console.log(p.input, p.code, p.line, p.column);
+ * // filter unknown_field 1 1
+ * ```
+ */
 export interface Problem {
   /** Which input of the list call the problem is in; {@link span} points into that input. */
   input: ListInput;

@@ -10,7 +10,21 @@ import type { RequestLog } from './http/request-log.js';
 import type { Orders } from './publisher/orders.js';
 import type { EmulatorStore } from './store/store.js';
 
-/** Hono variables set while a request is handled (for the request log). */
+/**
+ * The Hono environment of the emulator's app ({@link Emulator.app}): the variables set while a
+ * request is handled, which the request log reads. Mount the app with it, or read the API
+ * method of a request in middleware of your own.
+ *
+ * @example
+ * ```ts
+ * const outer = new Hono<EmulatorEnv>();
+ * outer.use('*', async (c, next) => {
+ *   await next();
+ *   console.log(c.get('apiMethod')); // 'compute.forwardingRules.list', …
+ * });
+ * outer.route('/', emulator.app);
+ * ```
+ */
 export type EmulatorEnv = {
   Variables: {
     apiMethod?: string;

@@ -34,7 +34,15 @@ import { parseAuthConfig } from './serve-config.js';
 import { openStore, type StoreLocation } from './store/open-store.js';
 import type { EmulatorStore } from './store/store.js';
 
-/** Options of {@link createEmulator}. */
+/**
+ * Options of {@link createEmulator}.
+ *
+ * @example
+ * ```ts
+ * const options: EmulatorOptions = { auth: { mode: 'open' }, operationPolicy: { mode: 'duration', ms: 500 }, bodyLimit: 64 * 1024 };
+ * const emulator = await createEmulator(options);
+ * ```
+ */
 export interface EmulatorOptions {
   /** Base of every link in answers. Default `https://www.googleapis.com/compute/v1/`. */
   baseUrl?: string;
@@ -96,7 +104,18 @@ export interface EmulatorOptions {
   compression?: CompressionOptions | false;
 }
 
-/** A running emulator. */
+/**
+ * A running emulator.
+ *
+ * @example
+ * ```ts
+ * const emulator: Emulator = await createEmulator();
+ * const url = await emulator.listen(0);
+ * // … run clients against url; between tests:
+ * await emulator.reset();
+ * await emulator.close();
+ * ```
+ */
 export interface Emulator {
   /** The WHATWG handler: embed it in any server or call it directly in tests. */
   fetch(request: Request): Promise<Response>;

@@ -8,6 +8,12 @@ import type { Comparator } from './ast.js';
  * The checked form of a filter: every field resolved against the schema and every literal
  * converted to the field's type. The compiler turns it into a predicate; the playground
  * explains it. All nodes keep the span of the source text they came from.
+ *
+ * @example
+ * ```ts
+ * const { checked } = compileFilter('size > 10', schema);
+ * if (checked.type === 'compare') console.log(checked.field.path, checked.operand.kind); // size int64
+ * ```
  */
 export type CheckedNode =
   | { type: 'all' }
@@ -25,14 +31,30 @@ export type CheckedNode =
       span: Span;
     };
 
-/** One step from a value to a nested value. */
+/**
+ * One step from a value to a nested value.
+ *
+ * @example
+ * ```ts
+ * const { checked } = compileFilter('labels.env = prod', schema);
+ * if (checked.type === 'compare') checked.field.steps; // [{ kind: 'field', name: 'labels' }, { kind: 'key', name: 'env' }]
+ * ```
+ */
 export type PathStep =
   | { kind: 'field'; name: string }
   | { kind: 'key'; name: string }
   /** Every element of a repeated field (only under `:`). */
   | { kind: 'each' };
 
-/** A resolved field path. `type` is the type of the value reached at the end. */
+/**
+ * A resolved field path. `type` is the type of the value reached at the end.
+ *
+ * @example
+ * ```ts
+ * const { checked } = compileFilter('labels.env = prod', schema);
+ * if (checked.type === 'compare') checked.field.type.kind; // 'string'
+ * ```
+ */
 export interface FieldRef {
   path: string;
   steps: PathStep[];
@@ -40,7 +62,15 @@ export interface FieldRef {
   span: Span;
 }
 
-/** The right-hand side of a comparison, converted to the field's type. */
+/**
+ * The right-hand side of a comparison, converted to the field's type.
+ *
+ * @example
+ * ```ts
+ * const { checked } = compileFilter('labels:env', schema);
+ * if (checked.type === 'compare') checked.operand; // { kind: 'key', value: 'env' }
+ * ```
+ */
 export type Operand =
   | { kind: 'string'; value: string; literalStars: number[] }
   | { kind: 'int64'; value: bigint }
@@ -56,6 +86,15 @@ export type Operand =
   /** `repeated:value` — some element equals the value. */
   | { kind: 'element'; element: Operand };
 
+/**
+ * An argument of a checked function call: a resolved field, or a literal.
+ *
+ * @example
+ * ```ts
+ * const { checked } = compileFilter('startsWith(name, "web")', schema);
+ * if (checked.type === 'call') checked.args; // [{ kind: 'field', … }, { kind: 'literal', value: 'web' }]
+ * ```
+ */
 export type CallArg =
   | { kind: 'field'; field: FieldRef }
   | { kind: 'literal'; value: string | number };

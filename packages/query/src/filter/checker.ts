@@ -16,7 +16,15 @@ import type {
 import type { CallArg, CheckedNode, FieldRef, Operand, PathStep } from './checked.js';
 import { suggest } from './suggest.js';
 
-/** The result of {@link checkFilter}: the checked tree, or the problems that prevent it. */
+/**
+ * The result of {@link checkFilter}: the checked tree, or the problems that prevent it.
+ *
+ * @example
+ * ```ts
+ * const result: CheckResult = checkFilter(parseFilter('nmae = x'), schema);
+ * if (!result.ok) console.log(result.problems[0].message); // unknown field 'nmae'; did you mean 'name'?
+ * ```
+ */
 export type CheckResult =
   | { ok: true; checked: CheckedNode; problems: [] }
   | { ok: false; problems: [Problem, ...Problem[]] };

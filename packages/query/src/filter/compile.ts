@@ -21,7 +21,16 @@ import {
   RegexTooLargeError,
 } from './regex/regex-engine.js';
 
-/** A filter ready to test resources. */
+/**
+ * A filter ready to test resources.
+ *
+ * @example
+ * ```ts
+ * const filter: CompiledFilter<Rule> = compileFilter('labels.env = prod', schema);
+ * rules.filter((rule) => filter.matches(rule));
+ * filter.dispose();
+ * ```
+ */
 export interface CompiledFilter<T = unknown> {
   /** The filter as given. */
   readonly source: string;
@@ -36,7 +45,15 @@ export interface CompiledFilter<T = unknown> {
   dispose(): void;
 }
 
-/** Options of {@link compileFilter}. */
+/**
+ * Options of {@link compileFilter}.
+ *
+ * @example
+ * ```ts
+ * const cache = new RegexCache(re2jsEngine, { capacity: 100 });
+ * compileFilter('name eq "web-.*"', schema, { regexCache: cache, limits: { maxTerms: 64 } });
+ * ```
+ */
 export interface CompileOptions extends ParseOptions {
   /**
    * The RE2 engine for regex-style filters. Defaults to re2js everywhere; re2-wasm (Google's

@@ -1,4 +1,12 @@
-/** Bounds that keep any filter cheap to parse and evaluate ("queries of death"). */
+/**
+ * Bounds that keep any filter cheap to parse and evaluate ("queries of death").
+ *
+ * @example
+ * ```ts
+ * const limits: FilterLimits = { ...DEFAULT_FILTER_LIMITS, maxLength: 2048 };
+ * parseFilter(text, { limits });
+ * ```
+ */
 export interface FilterLimits {
   /** Maximum filter length in UTF-16 code units. Default 8192. */
   maxLength: number;

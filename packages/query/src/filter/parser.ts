@@ -614,7 +614,14 @@ function closes(image: string): boolean {
 
 let parser: FilterParser | undefined;
 
-/** Options of {@link parseFilter}. */
+/**
+ * Options of {@link parseFilter}.
+ *
+ * @example
+ * ```ts
+ * parseFilter(text, { limits: { maxDepth: 8 } });
+ * ```
+ */
 export interface ParseOptions {
   /** Override some or all of the {@link DEFAULT_FILTER_LIMITS}. */
   limits?: Partial<FilterLimits>;

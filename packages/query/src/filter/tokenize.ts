@@ -3,7 +3,14 @@ import type { FilterStyle } from './ast.js';
 import { detectFilterStyle } from './detect-style.js';
 import { filterLexer } from './lexer.js';
 
-/** What a {@link FilterToken} is, in words an editor can colour by. */
+/**
+ * What a {@link FilterToken} is, in words an editor can colour by.
+ *
+ * @example
+ * ```ts
+ * tokenize('a = "b"').tokens.map((t) => t.kind); // ['text', 'operator', 'string']
+ * ```
+ */
 export type FilterTokenKind =
   /** A name or bare word: a field, a function name, an unquoted value, or a regex-style field. */
   | 'text'
@@ -23,7 +30,14 @@ export type FilterTokenKind =
   /** Text the language has no token for here (in regex style, AIP-160 syntax such as `=`). */
   | 'other';
 
-/** One token of a filter, with its place in the source. */
+/**
+ * One token of a filter, with its place in the source.
+ *
+ * @example
+ * ```ts
+ * for (const { kind, image, span } of tokenize('size >= 10').tokens) console.log(kind, image, span.start);
+ * ```
+ */
 export interface FilterToken {
   kind: FilterTokenKind;
   /** The source text of the token. */
@@ -31,7 +45,15 @@ export interface FilterToken {
   span: Span;
 }
 
-/** The tokens of a filter, and where the lexer found nothing it knows. */
+/**
+ * The tokens of a filter, and where the lexer found nothing it knows.
+ *
+ * @example
+ * ```ts
+ * const { style, tokens, unknown } = tokenize('name = # x');
+ * unknown; // [{ start: 7, end: 8 }]
+ * ```
+ */
 export interface Tokenized {
   style: FilterStyle;
   /** Every token in source order; blanks are not tokens. */

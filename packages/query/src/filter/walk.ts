@@ -1,13 +1,30 @@
 import type { CallNode, ExpressionNode, FilterAst, MemberNode, RegexTermNode } from './ast.js';
 
-/** Any node of a parsed filter: an expression, a member path, a call or a regex-style term. */
+/**
+ * Any node of a parsed filter: an expression, a member path, a call or a regex-style term.
+ *
+ * @example
+ * ```ts
+ * walkFilter(parseFilter('a = 1'), (node: FilterNode) => console.log(node.type)); // restriction, member, member
+ * ```
+ */
 export type FilterNode = ExpressionNode | MemberNode | CallNode | RegexTermNode;
 
 /**
  * Called for each node, parents before children, with the node's parent (undefined at the top).
- * Return `false` to skip the node's children; anything else goes on.
+ * Return `false` to skip the node's children; anything else (`true`, nothing) goes on. The
+ * result is `unknown` so a visitor with no `return` (returning `void`) fits.
+ *
+ * @example
+ * ```ts
+ * const fields: string[] = [];
+ * const visitor: FilterVisitor = (node) => {
+ *   if (node.type === 'member') fields.push(node.segments.map((s) => s.value).join('.'));
+ * };
+ * walkFilter(parseFilter('a = 1 AND b:x'), visitor);
+ * ```
  */
-export type FilterVisitor = (node: FilterNode, parent: FilterNode | undefined) => boolean | void;
+export type FilterVisitor = (node: FilterNode, parent: FilterNode | undefined) => unknown;
 
 /** The direct children of a node, in source order. */
 function childrenOf(node: FilterNode): readonly FilterNode[] {

@@ -9,7 +9,15 @@ import { DeclaredIndex } from './declared-index.js';
 import { choosePlan, indexedEqualities, type ListPlan, orderingPrefix } from './plan.js';
 import { SortedIndex } from './sorted-index.js';
 
-/** One list call. */
+/**
+ * One list call.
+ *
+ * @example
+ * ```ts
+ * const request: ListRequest = { filter: 'labels.env = prod', orderBy: 'name', pageSize: 50, pageToken };
+ * const page = await rules.list(request);
+ * ```
+ */
 export interface ListRequest {
   /** AIP-160 or regex-style filter; empty for everything. */
   filter?: string;
@@ -25,14 +33,33 @@ export interface ListRequest {
   context?: Readonly<Record<string, string>>;
 }
 
-/** One page of a list call. */
+/**
+ * One page of a list call.
+ *
+ * @example
+ * ```ts
+ * const page: ListPage<Rule> = await rules.list({ pageSize: 50 });
+ * if (page.nextPageToken) next = await rules.list({ pageSize: 50, pageToken: page.nextPageToken });
+ * ```
+ */
 export interface ListPage<T> {
   items: T[];
   /** Present only when another matching item exists. */
   nextPageToken?: string;
 }
 
-/** Options of a {@link Collection}. */
+/**
+ * Options of a {@link Collection}.
+ *
+ * @example
+ * ```ts
+ * const rules = new Collection<Rule>(schema, {
+ *   pageTokens: await PageTokenCodec.create(),
+ *   indexes: ['labels', 'IPProtocol'],
+ *   limits: { maxTerms: 64 },
+ * });
+ * ```
+ */
 export interface CollectionOptions extends CompileOptions {
   /** Seals and opens page tokens. */
   pageTokens: PageTokenCodec;

@@ -4,7 +4,14 @@ import { compareStrings } from '../schema/compare-strings.js';
 import { type FieldType, lookupPath, type ResourceSchema } from '../schema/field-type.js';
 import { compareSortValues, type SortValue, toSortValue } from './sort-key.js';
 
-/** One `field [asc|desc]` of an orderBy. */
+/**
+ * One `field [asc|desc]` of an orderBy.
+ *
+ * @example
+ * ```ts
+ * parseOrderBy('creationTimestamp desc', schema).terms[0]; // { path: 'creationTimestamp', descending: true, … }
+ * ```
+ */
 export interface OrderTerm {
   path: string;
   type: FieldType;
@@ -12,10 +19,26 @@ export interface OrderTerm {
   span: Span;
 }
 
-/** A resource's position in an ordering: one {@link SortValue} per term, the unique key last. */
+/**
+ * A resource's position in an ordering: one {@link SortValue} per term, the unique key last.
+ *
+ * @example
+ * ```ts
+ * const key: SortKey = parseOrderBy('name', schema).sortKey({ name: 'web-1' }); // ['web-1']
+ * ```
+ */
 export type SortKey = SortValue[];
 
-/** A checked orderBy: its terms, its canonical text, and the total order it defines. */
+/**
+ * A checked orderBy: its terms, its canonical text, and the total order it defines.
+ *
+ * @example
+ * ```ts
+ * const order: OrderBy<Rule> = parseOrderBy('creationTimestamp desc', schema);
+ * rules.sort(order.compare);
+ * order.canonical; // 'creationTimestamp desc'
+ * ```
+ */
 export interface OrderBy<T = unknown> {
   /** The terms as written (the unique key is not added here). */
   readonly terms: readonly OrderTerm[];
@@ -31,7 +54,14 @@ export interface OrderBy<T = unknown> {
   compare(a: T, b: T): number;
 }
 
-/** Options of {@link parseOrderBy}. */
+/**
+ * Options of {@link parseOrderBy}.
+ *
+ * @example
+ * ```ts
+ * parseOrderBy(text, schema, { allowed: ['', 'name', 'creationTimestamp desc'] });
+ * ```
+ */
 export interface OrderByOptions {
   /**
    * The only orderings accepted, in canonical form (`''` is the default order). Compute Engine,

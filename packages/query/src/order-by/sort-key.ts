@@ -10,6 +10,12 @@ import { parseTimestamp } from '../schema/timestamp.js';
  * ±Infinity, which JSON cannot hold, as `{x: 'Infinity'}` / `{x: '-Infinity'}`), bools
  * as 0/1, enums as their declared index, timestamps and durations as `[seconds, nanos]`.
  * `null` is "no value" and sorts before every value.
+ *
+ * @example
+ * ```ts
+ * const key = parseOrderBy('size desc', schema).sortKey({ name: 'a', size: '12' });
+ * key; // [{ i: '12' }, 'a'] — an int64 as exact text, then the name
+ * ```
  */
 export type SortValue =
   | string

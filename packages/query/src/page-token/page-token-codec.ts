@@ -4,7 +4,15 @@ import { isSortValue } from '../order-by/sort-key.js';
 import { fromBase64Url, toBase64Url } from './base64url.js';
 import { sha256, type TokenCipher, tokenCipher } from './token-crypto.js';
 
-/** What a page token is bound to: a token only opens for the same query. */
+/**
+ * What a page token is bound to: a token only opens for the same query.
+ *
+ * @example
+ * ```ts
+ * const binding: PageTokenBinding = { parent: 'projects/p/regions/r', filter: compiled.canonical, orderBy: order.canonical };
+ * const token = await codec.seal(order.sortKey(last), binding);
+ * ```
+ */
 export interface PageTokenBinding {
   /** The collection listed, such as `projects/p/regions/r`. */
   parent?: string;
@@ -19,6 +27,12 @@ export interface PageTokenBinding {
 /**
  * A {@link PageTokenBinding} with its digest computed ({@link PageTokenCodec.bindQuery}): a page that
  * opens one token and seals the next binds its query once, not once per token.
+ *
+ * @example
+ * ```ts
+ * const query: BoundPageQuery = await codec.bindQuery(binding);
+ * const cursor = await codec.open(pageToken, query);
+ * ```
  */
 export class BoundPageQuery {
   /** @internal Built by {@link PageTokenCodec.bindQuery} only. */
@@ -28,7 +42,14 @@ export class BoundPageQuery {
   ) {}
 }
 
-/** Options of {@link PageTokenCodec.create}. */
+/**
+ * Options of {@link PageTokenCodec.create}.
+ *
+ * @example
+ * ```ts
+ * const codec = await PageTokenCodec.create({ secrets: [newSecret, oldSecret], ttlMs: 60 * 60 * 1000 });
+ * ```
+ */
 export interface PageTokenCodecOptions {
   /**
    * Secrets, newest first: tokens are sealed with the first and opened with any (key rotation).

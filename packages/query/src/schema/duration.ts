@@ -1,4 +1,11 @@
-/** A signed length of time: whole seconds and nanoseconds, both with the same sign. */
+/**
+ * A signed length of time: whole seconds and nanoseconds, both with the same sign.
+ *
+ * @example
+ * ```ts
+ * const d: Duration | undefined = parseDuration('-1.5s'); // { seconds: -1, nanos: -500000000 }
+ * ```
+ */
 export interface Duration {
   seconds: number;
   nanos: number;

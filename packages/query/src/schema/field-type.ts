@@ -1,4 +1,11 @@
-/** Options shared by every field declaration. */
+/**
+ * Options shared by every field declaration.
+ *
+ * @example
+ * ```ts
+ * t.string({ sortable: false, searchable: true });
+ * ```
+ */
 export interface FieldOptions {
   /** May appear in an orderBy. Scalars and enums default to true; set false to forbid it. */
   sortable?: boolean;
@@ -6,9 +13,22 @@ export interface FieldOptions {
   searchable?: boolean;
 }
 
-/** The type of a resource field, as declared in a {@link ResourceSchema}. */
+/**
+ * The type of a resource field, as declared in a {@link ResourceSchema}.
+ *
+ * @example
+ * ```ts
+ * const type: FieldType | undefined = schema.fields.labels; // { kind: 'map', value: { kind: 'string' } }
+ * ```
+ */
 export type FieldType = ScalarType | EnumType | MessageType | MapType | RepeatedType;
 
+/**
+ * @example
+ * ```ts
+ * const created: ScalarType = t.timestamp(); // { kind: 'timestamp' }
+ * ```
+ */
 export interface ScalarType extends FieldOptions {
   /**
    * - `string`: text.
@@ -21,32 +41,76 @@ export interface ScalarType extends FieldOptions {
   kind: 'string' | 'int64' | 'double' | 'bool' | 'timestamp' | 'duration';
 }
 
+/**
+ * @example
+ * ```ts
+ * const scheme: EnumType = t.enum(['EXTERNAL', 'INTERNAL']);
+ * ```
+ */
 export interface EnumType extends FieldOptions {
   kind: 'enum';
   /** The value names, case-sensitive. Their declared order is the sort order. */
   values: readonly string[];
 }
 
+/**
+ * @example
+ * ```ts
+ * const backend: MessageType = t.message({ zone: t.string(), weight: t.int64() });
+ * ```
+ */
 export interface MessageType extends FieldOptions {
   kind: 'message';
   fields: Readonly<Record<string, FieldType>>;
 }
 
-/** A map from string keys to values of one type (JSON object). */
+/**
+ * A map from string keys to values of one type (JSON object).
+ *
+ * @example
+ * ```ts
+ * const labels: MapType = t.map(t.string()); // labels.env = prod, labels:env
+ * ```
+ */
 export interface MapType extends FieldOptions {
   kind: 'map';
   value: FieldType;
 }
 
+/**
+ * @example
+ * ```ts
+ * const ports: RepeatedType = t.repeated(t.string()); // ports:80
+ * ```
+ */
 export interface RepeatedType extends FieldOptions {
   kind: 'repeated';
   element: FieldType;
 }
 
-/** The JavaScript values a filter function receives and returns. */
+/**
+ * The JavaScript values a filter function receives and returns.
+ *
+ * @example
+ * ```ts
+ * const startsWith = (value: FunctionValue, prefix: FunctionValue) => String(value).startsWith(String(prefix));
+ * ```
+ */
 export type FunctionValue = string | number | bigint | boolean | null | undefined | unknown;
 
-/** A function callable from AIP-160 filters, such as `startsWith(name, "web")`. */
+/**
+ * A function callable from AIP-160 filters, such as `startsWith(name, "web")`.
+ *
+ * @example
+ * ```ts
+ * const schema = defineSchema({
+ *   key: 'name',
+ *   fields: { name: t.string() },
+ *   functions: { startsWith: { arity: 2, evaluate: (a, b) => String(a).startsWith(String(b)) } },
+ * });
+ * compileFilter('startsWith(name, "web")', schema);
+ * ```
+ */
 export interface FunctionDeclaration {
   /**
    * The number of arguments, or `[min, max]`. Arguments are field paths (resolved to the

@@ -1,4 +1,11 @@
-/** A point in time: whole seconds since the Unix epoch and nanoseconds within that second. */
+/**
+ * A point in time: whole seconds since the Unix epoch and nanoseconds within that second.
+ *
+ * @example
+ * ```ts
+ * const at: Instant | undefined = parseTimestamp('2024-01-01T00:00:00.5Z'); // { seconds: 1704067200, nanos: 500000000 }
+ * ```
+ */
 export interface Instant {
   seconds: number;
   nanos: number;

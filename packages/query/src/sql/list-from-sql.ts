@@ -16,12 +16,29 @@ import type { SqlTable } from './table.js';
 /**
  * Runs statements in order in ONE transaction on one connection and returns the rows of the
  * last. The settings statement uses `set_config(…, true)`, which lasts until the transaction ends.
+ *
+ * @example
+ * ```ts
+ * const run: SqlRunner = async (statements) => {
+ *   let rows: Record<string, unknown>[] = [];
+ *   for (const s of statements) rows = (await client.query(s.text, [...s.params])).rows;
+ *   return rows;
+ * };
+ * ```
  */
 export type SqlRunner = (
   statements: readonly SqlStatement[],
 ) => Promise<readonly Record<string, unknown>[]>;
 
-/** Options of {@link listFromSql}. */
+/**
+ * Options of {@link listFromSql}.
+ *
+ * @example
+ * ```ts
+ * const options: SqlListOptions = { table, pageTokens, run, statementTimeoutMs: 2000 };
+ * await listFromSql({ filter: 'name = web-*', pageSize: 50 }, options);
+ * ```
+ */
 export interface SqlListOptions extends CompileOptions, SqlPlanOptions {
   table: SqlTable;
   /** Seals and opens page tokens: the same codec as a Collection's gives interchangeable tokens. */

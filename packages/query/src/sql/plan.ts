@@ -7,13 +7,33 @@ import { keysetCondition, orderByClause } from './keyset.js';
 import { Parameters, quoteIdentifier } from './sql-text.js';
 import type { SqlTable } from './table.js';
 
-/** One statement: text with `$n` placeholders, and their values as text (or NULL). */
+/**
+ * One statement: text with `$n` placeholders, and their values as text (or NULL).
+ *
+ * @example
+ * ```ts
+ * const { text, params }: SqlStatement = planListQuery(table, query);
+ * await client.query(text, [...params]);
+ * ```
+ */
 export interface SqlStatement {
   readonly text: string;
   readonly params: readonly (string | null)[];
 }
 
-/** What a page is planned from: a compiled filter, a parsed orderBy and an opened cursor. */
+/**
+ * What a page is planned from: a compiled filter, a parsed orderBy and an opened cursor.
+ *
+ * @example
+ * ```ts
+ * const query: SqlListQuery<Rule> = {
+ *   filter: compileFilter('labels.env = prod', schema),
+ *   order: parseOrderBy('name', schema),
+ *   pageSize: 50,
+ * };
+ * planListQuery(table, query);
+ * ```
+ */
 export interface SqlListQuery<T = unknown> {
   filter: CompiledFilter<T>;
   order: OrderBy<T>;
@@ -22,7 +42,14 @@ export interface SqlListQuery<T = unknown> {
   pageSize: number;
 }
 
-/** Options of {@link planListQuery}. */
+/**
+ * Options of {@link planListQuery}.
+ *
+ * @example
+ * ```ts
+ * planListQuery(table, query, { scanBudget: 10_000, scope: { project: 'p' } });
+ * ```
+ */
 export interface SqlPlanOptions {
   /**
    * The most rows one statement returns when a residual predicate filters them (default 5,000,
@@ -39,7 +66,15 @@ export interface SqlPlanOptions {
   scope?: Readonly<Record<string, string>>;
 }
 
-/** A planned page: the statement, and what the caller does with the rows it returns. */
+/**
+ * A planned page: the statement, and what the caller does with the rows it returns.
+ *
+ * @example
+ * ```ts
+ * const plan: SqlListPlan<Rule> = planListQuery(table, query);
+ * if (!plan.exact) console.log('some of the filter runs in this process');
+ * ```
+ */
 export interface SqlListPlan<T = unknown> extends SqlStatement {
   /** The most rows the statement returns (its LIMIT). */
   readonly limit: number;

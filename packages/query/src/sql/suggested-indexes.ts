@@ -2,7 +2,14 @@ import { parseOrderBy } from '../order-by/order-by.js';
 import { orderColumns, sortExpression } from './keyset.js';
 import type { SqlTable } from './table.js';
 
-/** Options of {@link suggestIndexes}. */
+/**
+ * Options of {@link suggestIndexes}.
+ *
+ * @example
+ * ```ts
+ * suggestIndexes(table, { orderings: ['', 'name'], trigram: ['description'] });
+ * ```
+ */
 export interface SuggestIndexesOptions {
   /** The orderings to serve, canonical (`''` is the default); defaults to the schema's `orderings`. */
   orderings?: readonly string[];

@@ -4,7 +4,14 @@ import { parseInt64 } from '../schema/int64.js';
 import { parseTimestamp } from '../schema/timestamp.js';
 import { isStorableText, quoteIdentifier } from './sql-text.js';
 
-/** How one field is stored: a typed column (scalars) or a `jsonb` column (maps, repeated). */
+/**
+ * How one field is stored: a typed column (scalars) or a `jsonb` column (maps, repeated).
+ *
+ * @example
+ * ```ts
+ * for (const column of sqlTable(schema, { table: 'rules' }).columns) console.log(column.name, column.sqlType);
+ * ```
+ */
 export interface SqlColumn {
   /** The field's dotted path in the schema. */
   readonly path: string;
@@ -25,7 +32,14 @@ export interface SqlColumn {
   readonly nullable: boolean;
 }
 
-/** Options of {@link sqlTable}. */
+/**
+ * Options of {@link sqlTable}.
+ *
+ * @example
+ * ```ts
+ * sqlTable(schema, { table: 'app.rules', document: 'body', columns: { creationTimestamp: 'created' }, required: ['name'] });
+ * ```
+ */
 export interface SqlTableOptions {
   /** The table, optionally schema-qualified (`app.rules`). */
   table: string;
@@ -41,7 +55,15 @@ export interface SqlTableOptions {
   required?: readonly string[];
 }
 
-/** A resource schema laid out as a PostgreSQL table; what the planner reads columns from. */
+/**
+ * A resource schema laid out as a PostgreSQL table; what the planner reads columns from.
+ *
+ * @example
+ * ```ts
+ * const table: SqlTable = sqlTable(schema, { table: 'rules' });
+ * console.log(suggestIndexes(table).join(';\n'));
+ * ```
+ */
 export interface SqlTable {
   readonly schema: ResourceSchema;
   /** The quoted table name. */

@@ -2,7 +2,17 @@ import { ApiError } from '../http/api-error.js';
 
 const SCOPE_PREFIX = 'https://www.googleapis.com/auth/';
 
-/** Who is calling, with what scopes and IAM permissions. */
+/**
+ * Who is calling, with what scopes and IAM permissions.
+ *
+ * @example
+ * ```ts
+ * emulator.app.use('*', async (c, next) => {
+ *   await next();
+ *   console.log(c.get('principal')); // the Principal's identity, such as 'ci@example.com'
+ * });
+ * ```
+ */
 export interface Principal {
   /** An email-like identity; it appears as the `user` of operations. */
   identity: string;
@@ -12,7 +22,19 @@ export interface Principal {
   permissions: Readonly<Record<string, readonly string[]>> | 'all';
 }
 
-/** A token accepted in strict mode. */
+/**
+ * A token accepted in strict mode.
+ *
+ * @example
+ * ```ts
+ * const grant: TokenGrant = {
+ *   identity: 'ci@example.com',
+ *   scopes: ['compute'],
+ *   permissions: { 'my-project': ['compute.forwardingRules.list', 'compute.forwardingRules.get'] },
+ * };
+ * await createEmulator({ auth: { mode: 'strict', tokens: { 'ci-token': grant } } });
+ * ```
+ */
 export interface TokenGrant {
   identity: string;
   /** Scopes, as full URLs or short names (`compute`, `cloud-platform`, `androidpublisher`). */
@@ -24,6 +46,12 @@ export interface TokenGrant {
 /**
  * How the emulator authenticates. `open` (the default of `listkit serve`) accepts any non-empty
  * bearer token with every scope and permission; `strict` accepts only the configured tokens.
+ *
+ * @example
+ * ```ts
+ * const auth: AuthConfig = { mode: 'strict', tokens: { t1: { identity: 'a@example.com', scopes: ['compute.readonly'] } }, controlToken: process.env.LISTKIT_CONTROL_TOKEN };
+ * await createEmulator({ auth });
+ * ```
  */
 export type AuthConfig =
   | { mode: 'open'; identity?: string; controlToken?: string }

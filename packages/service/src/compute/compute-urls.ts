@@ -1,4 +1,11 @@
-/** Compute Engine's public base URL, used in every link unless configured otherwise. */
+/**
+ * Compute Engine's public base URL, used in every link unless configured otherwise.
+ *
+ * @example
+ * ```ts
+ * new ComputeUrls(DEFAULT_COMPUTE_BASE_URL).project('p'); // 'https://www.googleapis.com/compute/v1/projects/p'
+ * ```
+ */
 export const DEFAULT_COMPUTE_BASE_URL = 'https://www.googleapis.com/compute/v1/';
 
 /**

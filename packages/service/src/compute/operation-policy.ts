@@ -5,6 +5,11 @@
  * - `duration`: once `ms` milliseconds have passed on the emulator's clock (tests advance it).
  * Insert answers RUNNING with progress 0, as Compute Engine does, except with `duration` 0,
  * which completes operations in their first answer (as setLabels always does).
+ *
+ * @example
+ * ```ts
+ * await createEmulator({ operationPolicy: { mode: 'polls', polls: 2 } }); // DONE at the second poll
+ * ```
  */
 export type OperationPolicy =
   | { mode: 'immediate' }

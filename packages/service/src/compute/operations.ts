@@ -10,6 +10,12 @@ import type { OperationPolicy } from './operation-policy.js';
 /**
  * A Compute Engine Operation as it is sent on the wire. Answers carry no `creationTimestamp`: the
  * field is deprecated and recorded real answers never carry it (docs/decisions.md).
+ *
+ * @example
+ * ```ts
+ * const [response] = await client.insert({ project, region, forwardingRuleResource });
+ * const operation = response.latestResponse as OperationJson; // status, targetLink, operationType, …
+ * ```
  */
 export type OperationJson = {
   kind: 'compute#operation';

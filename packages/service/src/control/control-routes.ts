@@ -16,7 +16,14 @@ function shown(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
 }
 
-/** The reserved prefix of the emulator's own control plane. */
+/**
+ * The reserved prefix of the emulator's own control plane.
+ *
+ * @example
+ * ```ts
+ * await fetch(`${url}${CONTROL_PREFIX}/reset`, { method: 'POST' });
+ * ```
+ */
 export const CONTROL_PREFIX = '/_listkit';
 
 /**

@@ -6,7 +6,18 @@ import { ApiError, errors } from '../http/api-error.js';
 import type { OrderSeed } from '../publisher/order.js';
 import { checkOrderSeed } from './order-seed.js';
 
-/** Resources to load into the emulator, at start, on reset, or through the control plane. */
+/**
+ * Resources to load into the emulator, at start, on reset, or through the control plane.
+ *
+ * @example
+ * ```ts
+ * const seed: Seed = {
+ *   forwardingRules: [{ project: 'p', region: 'us-central1', rule: { name: 'web-1', IPProtocol: 'TCP', portRange: '80' } }],
+ *   orders: [{ packageName: 'com.example.app', orderId: 'GPA.1' }],
+ * };
+ * await createEmulator({ seed });
+ * ```
+ */
 export interface Seed {
   forwardingRules?: { project: string; region: string; rule: ForwardingRuleJson }[];
   /** Android Publisher orders; see {@link OrderSeed} for the defaults. */

@@ -1,6 +1,14 @@
 import { JSON_CONTENT_TYPE } from './json-content-type.js';
 
-/** One entry of `error.errors[]` in Google's error envelope. */
+/**
+ * One entry of `error.errors[]` in Google's error envelope.
+ *
+ * @example
+ * ```ts
+ * const item: ErrorItem = new ApiError(400, 'invalid', 'Bad filter', { location: 'filter' }).item();
+ * // { domain: 'global', reason: 'invalid', message: 'Bad filter', location: 'filter' }
+ * ```
+ */
 export interface ErrorItem {
   domain: string;
   reason: string;

@@ -4,7 +4,14 @@ import type { MiddlewareHandler } from 'hono';
 
 const gzipAsync = promisify(gzip);
 
-/** Options of {@link gzipResponses}. */
+/**
+ * How the emulator gzips JSON answers (`EmulatorOptions.compression`).
+ *
+ * @example
+ * ```ts
+ * const emulator = await createEmulator({ compression: { threshold: 1024, level: 6 } });
+ * ```
+ */
 export interface CompressionOptions {
   /** Bodies smaller than this many bytes are sent as they are. Default 8192. */
   threshold?: number;

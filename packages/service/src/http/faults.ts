@@ -1,6 +1,14 @@
 import { ApiError } from './api-error.js';
 
-/** An injected failure: requests to `method` answer `status` with `reason` and `message`. */
+/**
+ * An injected failure: requests to `method` answer `status` with `reason` and `message`.
+ *
+ * @example
+ * ```ts
+ * const rule: FaultRule = { method: 'compute.forwardingRules.insert', status: 503, reason: 'backendError', count: 1 };
+ * emulator.state.faults.add(rule); // the next insert answers 503, then inserts work again
+ * ```
+ */
 export interface FaultRule {
   /** The API method, such as `compute.forwardingRules.insert`, or `*` for every one. */
   method: string;

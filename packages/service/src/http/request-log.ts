@@ -1,4 +1,11 @@
-/** One handled request, as kept in the ring buffer and written as a log line. */
+/**
+ * One handled request, as kept in the ring buffer and written as a log line.
+ *
+ * @example
+ * ```ts
+ * await createEmulator({ log: (record: RequestRecord) => console.log(record.method, record.path, record.status, record.apiMethod) });
+ * ```
+ */
 export interface RequestRecord {
   time: string;
   method: string;

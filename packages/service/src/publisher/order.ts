@@ -1,16 +1,36 @@
-/** An amount of money as Google APIs write it: units as a decimal string, and nanos. */
+/**
+ * An amount of money as Google APIs write it: units as a decimal string, and nanos.
+ *
+ * @example
+ * ```ts
+ * const price: Money = { currencyCode: 'EUR', units: '4', nanos: 990_000_000 }; // 4.99 EUR
+ * ```
+ */
 export interface Money {
   currencyCode: string;
   units: string;
   nanos: number;
 }
 
-/** What was bought. */
+/**
+ * What was bought.
+ *
+ * @example
+ * ```ts
+ * const kind: OrderKind = 'subscription';
+ * ```
+ */
 export type OrderKind = 'oneTimeProduct' | 'subscription';
 
 /**
  * The emulator's full state of an Android Publisher order (the control plane shows all of it;
  * `orders.get` shows the part the real API has).
+ *
+ * @example
+ * ```ts
+ * const order = (await (await fetch(`${url}/_listkit/state`)).json()).orders[0] as OrderState;
+ * order.refund?.revoke; // true after a refund with ?revoke=true
+ * ```
  */
 export interface OrderState {
   packageName: string;
@@ -35,7 +55,14 @@ export interface OrderState {
   refund?: { time: string; revoke: boolean };
 }
 
-/** An order as the control plane's seed takes it: the state, with defaults for the rest. */
+/**
+ * An order as the control plane's seed takes it: the state, with defaults for the rest.
+ *
+ * @example
+ * ```ts
+ * const seed: OrderSeed = { packageName: 'com.example.app', orderId: 'GPA.1', kind: 'subscription', recurring: true };
+ * ```
+ */
 export type OrderSeed = Pick<OrderState, 'packageName' | 'orderId'> & Partial<OrderState>;
 
 /** Fills an order seed's defaults (a recurring subscription's payments are active). */

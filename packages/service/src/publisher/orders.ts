@@ -4,7 +4,14 @@ import type { OrderStore } from '../store/store.js';
 import { isStoreError, StoreError } from '../store/store-error.js';
 import { type OrderSeed, type OrderState, orderFromSeed } from './order.js';
 
-/** How old an order may be and still be refunded. */
+/**
+ * How old an order may be and still be refunded.
+ *
+ * @example
+ * ```ts
+ * refundDeadline(Date.parse('2026-01-01T00:00:00Z')) - Date.parse('2026-01-01T00:00:00Z'); // REFUND_WINDOW_YEARS years, in ms
+ * ```
+ */
 export const REFUND_WINDOW_YEARS = 3;
 
 /**

@@ -5,7 +5,15 @@ import { openPostgresDatabase } from './postgres-database.js';
 import { openSqlStore } from './sql-store.js';
 import type { EmulatorStore } from './store.js';
 
-/** Where the emulator keeps its state. */
+/**
+ * Where the emulator keeps its state.
+ *
+ * @example
+ * ```ts
+ * const location: StoreLocation = { kind: 'pglite', dataDir: './listkit-data' };
+ * const store = await openStore(location, { pageTokens });
+ * ```
+ */
 export type StoreLocation =
   | { kind: 'memory' }
   /** PGlite persistent in this directory (locked for this process). */

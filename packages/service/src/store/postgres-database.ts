@@ -5,7 +5,14 @@ import type { SqlDatabase } from './sql-database.js';
 // rounding past 2^53, no Date cutting nanoseconds to milliseconds).
 const EXACT_AS_TEXT = new Set([20, 1700, 1114, 1184]);
 
-/** Options of {@link openPostgresDatabase}. */
+/**
+ * Options of {@link openPostgresDatabase}.
+ *
+ * @example
+ * ```ts
+ * await openPostgresDatabase({ url: 'postgres://listkit@localhost/listkit', maxConnections: 4 });
+ * ```
+ */
 export interface PostgresDatabaseOptions {
   /** `postgres://user@host/db` (libpq-style options such as `?host=/socket/dir` allowed). */
   url: string;

@@ -1,4 +1,11 @@
-/** One statement's access to a transaction: rows come back with int8/numeric/timestamps as text. */
+/**
+ * One statement's access to a transaction: rows come back with int8/numeric/timestamps as text.
+ *
+ * @example
+ * ```ts
+ * await db.transaction(async (tx: SqlSession) => tx.query('SELECT name FROM rules WHERE project = $1', ['p']));
+ * ```
+ */
 export interface SqlSession {
   query<R extends Record<string, unknown> = Record<string, unknown>>(
     text: string,

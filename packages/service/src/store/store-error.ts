@@ -1,6 +1,11 @@
 /**
  * Why a store refused a write or a read. The store knows nothing of HTTP: the routes map each
  * code to Compute Engine's or Android Publisher's answer (409, 404, 412, 400).
+ *
+ * @example
+ * ```ts
+ * if (isStoreError(error, 'locked' satisfies StoreErrorCode)) console.error('another process holds the data directory');
+ * ```
  */
 export type StoreErrorCode =
   /** A resource of that name already exists (insert). */

@@ -1,6 +1,13 @@
 import { type CompiledRegex, type RegexEngine, RegexTooLargeError } from './regex-engine.js';
 
-/** Bounds of a {@link RegexCache}. */
+/**
+ * Bounds of a {@link RegexCache}.
+ *
+ * @example
+ * ```ts
+ * new RegexCache(re2jsEngine, { capacity: 500, maxBytes: 16 * 1024 * 1024 });
+ * ```
+ */
 export interface RegexCacheLimits {
   /** The most patterns kept. Default 1000. */
   capacity?: number;
@@ -8,7 +15,14 @@ export interface RegexCacheLimits {
   maxBytes?: number;
 }
 
-/** The default byte budget of a {@link RegexCache}: 64 MiB. */
+/**
+ * The default byte budget of a {@link RegexCache}: 64 MiB.
+ *
+ * @example
+ * ```ts
+ * new RegexCache(re2jsEngine, { maxBytes: DEFAULT_REGEX_CACHE_BYTES / 4 });
+ * ```
+ */
 export const DEFAULT_REGEX_CACHE_BYTES = 64 * 1024 * 1024;
 
 interface Entry {

@@ -1,6 +1,12 @@
 /**
  * An RE2-class regular-expression engine: linear-time matching, no backtracking. User patterns
  * from regex-style filters only ever reach an engine through this interface, never JS `RegExp`.
+ *
+ * @example
+ * ```ts
+ * const engine: RegexEngine = re2jsEngine;
+ * engine.compile('web-[0-9]+').fullMatch('web-12'); // true
+ * ```
  */
 export interface RegexEngine {
   /** A short name for logs and benchmarks, such as `re2js` or `re2-wasm`. */
@@ -12,7 +18,16 @@ export interface RegexEngine {
   compile(pattern: string): CompiledRegex;
 }
 
-/** A compiled pattern. */
+/**
+ * A compiled pattern.
+ *
+ * @example
+ * ```ts
+ * const regex: CompiledRegex = re2jsEngine.compile('a+');
+ * regex.fullMatch('aaa'); // true
+ * regex.dispose();
+ * ```
+ */
 export interface CompiledRegex {
   /** True when the pattern matches the entire input. */
   fullMatch(input: string): boolean;
