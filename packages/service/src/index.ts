@@ -1,8 +1,10 @@
 // The public API of @listkit/service.
 export type { AuthConfig, Principal, TokenGrant } from './auth/auth.js';
 export { EmulatorClock } from './clock.js';
+export type { AddressPoolKind } from './compute/address-pool.js';
 export { ComputeUrls, DEFAULT_COMPUTE_BASE_URL } from './compute/compute-urls.js';
 export type { ForwardingRuleJson } from './compute/forwarding-rule.js';
+export type { ClashContext } from './compute/forwarding-rule-create/body-reader.js';
 export {
   FORWARDING_RULE_ENUMS,
   forwardingRuleSchema,

@@ -1,6 +1,13 @@
 import { ApiError } from '../http/api-error.js';
 
-/** The pools ephemeral addresses come from: public IPv4, VPC-internal IPv4, and IPv6. */
+/**
+ * The pools ephemeral addresses come from: public IPv4, VPC-internal IPv4, and IPv6.
+ *
+ * @example
+ * ```ts
+ * const kind: AddressPoolKind = 'internal'; // 10.128.0.0/9
+ * ```
+ */
 export type AddressPoolKind = 'external' | 'internal' | 'ipv6';
 
 /**

@@ -23,7 +23,15 @@ import {
 } from './store.js';
 import { StoreError } from './store-error.js';
 
-/** Options of {@link openMemoryStore}. */
+/**
+ * Options of {@link openMemoryStore}.
+ *
+ * @example
+ * ```ts
+ * const options: MemoryStoreOptions = { pageTokens: await PageTokenCodec.create() };
+ * const store = openMemoryStore(options);
+ * ```
+ */
 export interface MemoryStoreOptions {
   pageTokens: PageTokenCodec;
 }

@@ -24,7 +24,15 @@ import {
 import { StoreError } from './store-error.js';
 import { type AnalysedTable, TableStatistics } from './table-statistics.js';
 
-/** Options of {@link openSqlStore}. */
+/**
+ * Options of {@link openSqlStore}.
+ *
+ * @example
+ * ```ts
+ * const options: SqlStoreOptions = { pageTokens, listTimeoutMs: 2_000 };
+ * const store = await openSqlStore(await openPgliteDatabase('/var/lib/listkit'), options);
+ * ```
+ */
 export interface SqlStoreOptions {
   /** Processes sharing a database share the secret, so a token from one opens on another. */
   pageTokens: PageTokenCodec;

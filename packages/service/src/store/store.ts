@@ -4,16 +4,39 @@ import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
 import type { OperationJson } from '../compute/operations.js';
 import type { OrderState } from '../publisher/order.js';
 
-/** A project and region: the parent of forwarding rules and regional operations. */
+/**
+ * A project and region: the parent of forwarding rules and regional operations.
+ *
+ * @example
+ * ```ts
+ * const east: RegionRef = { project: 'my-project', region: 'us-east1' };
+ * ```
+ */
 export interface RegionRef {
   readonly project: string;
   readonly region: string;
 }
 
-/** A list call without its parent (the store scopes it). */
+/**
+ * A list call without its parent (the store scopes it).
+ *
+ * @example
+ * ```ts
+ * const request: StoreListRequest = { filter: 'labels.env = prod', pageSize: 500 };
+ * await store.rules.list(east, request);
+ * ```
+ */
 export type StoreListRequest = Omit<ListRequest, 'parent'>;
 
-/** An operation as the emulator starts it: its wire form and what it keeps beside it. */
+/**
+ * An operation as the emulator starts it: its wire form and what it keeps beside it.
+ *
+ * @example
+ * ```ts
+ * const started: NewOperation = { operation, meta: { reads: 0 }, requestId: 'retry-1' };
+ * await store.operations.insert(east, started);
+ * ```
+ */
 export interface NewOperation {
   readonly operation: OperationJson;
   /**
@@ -27,12 +50,28 @@ export interface NewOperation {
   readonly doneAt?: number;
 }
 
-/** A stored operation; `version` grows with every update (conditional updates compare it). */
+/**
+ * A stored operation; `version` grows with every update (conditional updates compare it).
+ *
+ * @example
+ * ```ts
+ * const record = await store.operations.get(east, 'operation-1');
+ * if (record) await store.operations.update({ ...record, operation: { ...record.operation, status: 'DONE' } });
+ * ```
+ */
 export interface OperationRecord extends NewOperation, RegionRef {
   readonly version: number;
 }
 
-/** What accompanies a write of a forwarding rule: the operation recorded with it. */
+/**
+ * What accompanies a write of a forwarding rule: the operation recorded with it.
+ *
+ * @example
+ * ```ts
+ * const write: RuleWrite = { requestId: 'retry-1', operation: (rule) => newOperationFor(rule) };
+ * await store.rules.insert(east, rule, write);
+ * ```
+ */
 export interface RuleWrite {
   /** A retry with the same requestId in the region gets the original operation back. */
   readonly requestId?: string;
@@ -40,7 +79,15 @@ export interface RuleWrite {
   readonly operation: (rule: ForwardingRuleJson) => NewOperation;
 }
 
-/** A write's outcome: the operation, and whether it is an earlier one (a requestId retry). */
+/**
+ * A write's outcome: the operation, and whether it is an earlier one (a requestId retry).
+ *
+ * @example
+ * ```ts
+ * const { operation, replayed } = await store.rules.insert(east, rule, write);
+ * if (replayed) console.log('a retry: nothing was written');
+ * ```
+ */
 export interface WriteResult {
   readonly operation: OperationRecord;
   /** True when the requestId was seen before: nothing was written and `rule` is absent. */
@@ -59,6 +106,11 @@ export interface WriteResult {
  *    (canonical form, `clashAddressOf`; never a rule of the same name), throws to refuse the
  *    write or returns the rule to store (the clash rule adds `baseForwardingRule`; fingerprints
  *    depend on the final fields). `regionCheckFor` builds the emulator's.
+ *
+ * @example
+ * ```ts
+ * const check: RegionCheck = { allocate: 'internal', check: (rule, sameAddress) => rule };
+ * ```
  */
 export interface RegionCheck {
   readonly allocate?: AddressPoolKind;
@@ -68,7 +120,15 @@ export interface RegionCheck {
   ) => ForwardingRuleJson;
 }
 
-/** Forwarding rules, per project and region. */
+/**
+ * Forwarding rules, per project and region.
+ *
+ * @example
+ * ```ts
+ * const page = await store.rules.list(east, { pageSize: 500 });
+ * const rule = await store.rules.get(east, 'web-1');
+ * ```
+ */
 export interface ForwardingRuleStore {
   /**
    * Stores a new rule (as `check` returns it, with the address `check.allocate` took). A requestId
@@ -106,7 +166,15 @@ export interface ForwardingRuleStore {
   all(): Promise<(RegionRef & { rule: ForwardingRuleJson })[]>;
 }
 
-/** Regional operations, their requestIds and their retention. */
+/**
+ * Regional operations, their requestIds and their retention.
+ *
+ * @example
+ * ```ts
+ * const running = await store.operations.running(east);
+ * await store.operations.expire({ doneBefore: Date.now() - 600_000, keep: 10_000 });
+ * ```
+ */
 export interface OperationStore {
   /** Records an operation (one not tied to a rule write). */
   insert(parent: RegionRef, operation: NewOperation): Promise<OperationRecord>;
@@ -131,7 +199,14 @@ export interface OperationStore {
   all(): Promise<OperationRecord[]>;
 }
 
-/** Android Publisher orders. */
+/**
+ * Android Publisher orders.
+ *
+ * @example
+ * ```ts
+ * const order = await store.orders.get('com.example.app', 'GPA.1234-5678-9012-34567');
+ * ```
+ */
 export interface OrderStore {
   /** Adds or replaces an order. */
   put(order: OrderState): Promise<void>;
@@ -144,7 +219,15 @@ export interface OrderStore {
   all(): Promise<OrderState[]>;
 }
 
-/** The emulator's own state: settings (clock offset, operation policy, faults) and the request log. */
+/**
+ * The emulator's own state: settings (clock offset, operation policy, faults) and the request log.
+ *
+ * @example
+ * ```ts
+ * await store.state.set('clockOffsetMs', 60_000);
+ * const offset = await store.state.get<number>('clockOffsetMs'); // 60000
+ * ```
+ */
 export interface EmulatorStateStore {
   /** A setting as JSON, or undefined. */
   get<T>(key: string): Promise<T | undefined>;
@@ -155,7 +238,19 @@ export interface EmulatorStateStore {
   requests(): Promise<Record<string, unknown>[]>;
 }
 
-/** Everything the emulator keeps, behind one contract (memory, PGlite or PostgreSQL). */
+/**
+ * Everything the emulator keeps, behind one contract (memory, PGlite or PostgreSQL).
+ *
+ * @example
+ * ```ts
+ * const store = await openStore({ kind: 'pglite', dataDir: '/var/lib/listkit' }, { pageTokens });
+ * try {
+ *   await store.rules.list({ project: 'my-project', region: 'us-east1' }, { pageSize: 10 });
+ * } finally {
+ *   await store.close();
+ * }
+ * ```
+ */
 export interface EmulatorStore {
   readonly kind: 'memory' | 'pglite' | 'postgres';
   readonly rules: ForwardingRuleStore;

@@ -2,7 +2,14 @@ import type { ComputeUrls } from '../compute-urls.js';
 import type { ForwardingRuleJson } from '../forwarding-rule.js';
 import { invalid } from './errors.js';
 
-/** Where a rule is written: what the clash rule needs to name rules and find their domains. */
+/**
+ * Where a rule is written: what the clash rule needs to name rules and find their domains.
+ *
+ * @example
+ * ```ts
+ * const where: ClashContext = { project: 'my-project', region: 'us-east1', urls: new ComputeUrls() };
+ * ```
+ */
 export interface ClashContext {
   project: string;
   region: string;
