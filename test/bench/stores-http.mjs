@@ -152,10 +152,9 @@ function cpuSeconds(pid) {
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
-const NO_BYTES = Buffer.alloc(0);
-
-/** One request; a network error or a timeout is reported as status 0, not thrown. */
+/** One request; a network error or a timeout is reported as status 0 (and why), not thrown. */
 async function call(url, { method = 'GET', body } = {}) {
+  const sent = now();
   try {
     const res = await fetch(url, {
       method,
@@ -164,8 +163,13 @@ async function call(url, { method = 'GET', body } = {}) {
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
-  } catch {
-    return { status: 0, bytes: NO_BYTES };
+  } catch (error) {
+    // What went wrong, in the place of a body: a timeout, a reset connection, …
+    const cause = error?.cause?.code ?? error?.name ?? 'error';
+    return {
+      status: 0,
+      bytes: Buffer.from(`no answer: ${cause} after ${fmt(now() - sent, 0)} ms`),
+    };
   }
 }
 
@@ -321,6 +325,28 @@ async function storedRules(origin) {
   return samples.map((rule) => byName.get(rule.name));
 }
 
+/**
+ * Whether the process sees the filled rows as the clash rule reads them: an insert repeating the
+ * address, protocol and port of the last filled EXTERNAL TCP rule must be refused as in use.
+ */
+async function clashSeen(origin, filledTo) {
+  const twin = samples
+    .slice(0, filledTo)
+    .findLast((r) => r.loadBalancingScheme === 'EXTERNAL' && r.IPProtocol === 'TCP' && r.portRange);
+  const res = await call(`${origin}${REGION_PATH}/forwardingRules`, {
+    method: 'POST',
+    body: {
+      name: `bench-clash-${process.pid}-${++inserted}`,
+      IPAddress: twin.IPAddress,
+      IPProtocol: 'TCP',
+      portRange: twin.portRange,
+      loadBalancingScheme: 'EXTERNAL',
+      target: `projects/${PROJECT}/regions/${REGION}/targetPools/pool`,
+    },
+  });
+  return res.status === 400 && res.bytes.includes('in-use') ? 'yes' : `NO (${res.status})`;
+}
+
 // The store's table layout (packages/service/src/store/sql-tables.ts): the same description, so
 // a row here is the row the store writes.
 const rulesTable = sqlTable(forwardingRuleSchema, {
@@ -380,7 +406,7 @@ async function main() {
   const rows = [];
   const fills = [];
   const memoryAt = new Map();
-  const record = (store, size, rules, figures) => {
+  const record = (store, size, rules, clash, figures) => {
     const peer = memoryAt.get(size);
     if (store === 'memory') memoryAt.set(size, figures);
     const vs = (pick) => (peer ? ratio(pick(figures), pick(peer)) : '–');
@@ -399,6 +425,7 @@ async function main() {
       fmt(figures.insert.ms, 1),
       `${cpuText(all.load)} / ${cpuText(figures.insert)}`,
       all.load.failed + prod.load.failed + figures.insert.failed,
+      clash,
     ]);
   };
 
@@ -413,7 +440,7 @@ async function main() {
       fills.push(`memory to ${count(size)}: ${fmt((now() - start) / 1000, 1)} s`);
       seeded = size;
       const rulesHeld = held(size);
-      record('memory', size, rulesHeld, await measure([server]));
+      record('memory', size, rulesHeld, await clashSeen(server.url, size), await measure([server]));
     }
     rules = await storedRules(server.url);
     await server.stop();
@@ -434,7 +461,13 @@ async function main() {
       const server = await serve(['--data-dir', dir]);
       try {
         const rulesHeld = held(size);
-        record('PGlite', size, rulesHeld, await measure([server]));
+        record(
+          'PGlite',
+          size,
+          rulesHeld,
+          await clashSeen(server.url, size),
+          await measure([server]),
+        );
       } finally {
         await server.stop();
       }
@@ -472,7 +505,13 @@ async function main() {
         filled = size;
         if (servers.length === 0) servers.push(await serve(['--database', url.toString()]));
         const rulesHeld = held(size);
-        record('PostgreSQL', size, rulesHeld, await measure(servers));
+        record(
+          'PostgreSQL',
+          size,
+          rulesHeld,
+          await clashSeen(servers[0].url, size),
+          await measure(servers),
+        );
       }
       await db.close();
       scaleRows = await scaleOut(url.toString(), servers);
@@ -486,7 +525,7 @@ async function main() {
   console.log('## Per store and size');
   console.log();
   console.log(
-    `\`1 client ms/page\`: one client's consecutive pages; \`pages/s\` and \`inserts/s\`: ${CLIENTS} concurrent clients (answers of 200 per second); \`× memory\`: against the memory store at the same size in this run; \`insert ms\`: median answer time of an insert under that load; \`server CPU\`: the serve process's CPU use during the unfiltered list window / the insert window (100% = one core; PostgreSQL's own processes not included).`,
+    `\`1 client ms/page\`: one client's consecutive pages; \`pages/s\` and \`inserts/s\`: ${CLIENTS} concurrent clients (answers of 200 per second); \`× memory\`: against the memory store at the same size in this run; \`insert ms\`: median answer time of an insert under that load; \`clash seen\`: an insert repeating the address, protocol and port of a filled rule was refused as in use (the filled rows are visible to the clash rule); \`server CPU\`: the serve process's CPU use during the unfiltered list window / the insert window (100% = one core), and \`db\` that of the PostgreSQL backends of the benchmark's database.`,
   );
   console.log();
   table(
@@ -504,6 +543,7 @@ async function main() {
       'insert ms',
       'server CPU (list / insert)',
       'non-200',
+      'clash seen',
     ],
     rows,
   );
