@@ -355,15 +355,54 @@ const rulesTable = sqlTable(forwardingRuleSchema, {
 });
 const PARENT = `projects/${PROJECT}/regions/${REGION}`;
 
+/**
+ * The address columns of the rows (where the store's layout has them: schema 2 adds `address_key`,
+ * `pool_kind`, `pool_index`, which the clash rule and allocation read). The filled rules all have
+ * IPv4 addresses in 10.0.0.0/9, outside every ephemeral pool: the canonical text is the address
+ * itself and the pool columns are null; anything else is refused rather than written wrong.
+ */
+function addressColumnsOf(rule) {
+  const parts = String(rule.IPAddress).split('.').map(Number);
+  const plain = parts.length === 4 && parts.every((p) => Number.isInteger(p) && p >= 0 && p < 256);
+  if (!plain || parts[0] !== 10 || parts[1] >= 128 || String(rule.IPAddress) !== parts.join('.')) {
+    throw new Error(`fillSql: ${rule.name} has ${rule.IPAddress}, not a plain 10.0.0.0/9 address`);
+  }
+  return [String(rule.IPAddress), null, null];
+}
+const ADDRESS_COLUMNS = ['address_key', 'pool_kind', 'pool_index'];
+
 /** Writes rules[from, to) into the store's table by multi-row INSERTs, after its migrations. */
 async function fillSql(db, rules, from, to) {
   await migrate(db);
-  const columns = ['parent', 'project', ...rulesTable.insertColumns];
+  const present = await db.transaction((tx) =>
+    tx.query(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'forwarding_rules'",
+    ),
+  );
+  const names = new Set(present.map((r) => r.column_name));
+  const withAddresses = ADDRESS_COLUMNS.every((c) => names.has(c));
+  const columns = [
+    'parent',
+    'project',
+    ...rulesTable.insertColumns,
+    ...(withAddresses ? ADDRESS_COLUMNS : []),
+  ];
+  // A column this fill does not know would be left empty: stop instead of measuring wrong rows.
+  const known = new Set(columns.map((c) => c.replaceAll('"', '')));
+  const unknown = [...names].filter((c) => !known.has(c));
+  if (unknown.length > 0) {
+    throw new Error(`fillSql: the store's table has columns this fill does not write: ${unknown}`);
+  }
   for (let at = from; at < to; at += FILL_BATCH) {
     const params = [];
     const tuples = [];
     for (const rule of rules.slice(at, Math.min(to, at + FILL_BATCH))) {
-      const row = [PARENT, PROJECT, ...rulesTable.row(rule)];
+      const row = [
+        PARENT,
+        PROJECT,
+        ...rulesTable.row(rule),
+        ...(withAddresses ? addressColumnsOf(rule) : []),
+      ];
       tuples.push(`(${row.map((_, c) => `$${params.length + c + 1}`).join(', ')})`);
       params.push(...row);
     }
