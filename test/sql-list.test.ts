@@ -68,6 +68,30 @@ function behaviour(open: () => Promise<TestDatabase>, server: boolean) {
     expect((error as ListkitError).message).toContain('50 ms');
   });
 
+  it('reads each row through readResource when given (the JSON text as the database sent it)', async () => {
+    const texts: string[] = [];
+    const page = await listFromSql<{ name: string }>(
+      { pageSize: 3 },
+      {
+        table,
+        pageTokens: codec,
+        run: (statements) => db.run(statements),
+        readResource: (json) => {
+          texts.push(json);
+          return JSON.parse(json);
+        },
+      },
+    );
+    expect(page.items.map((r) => r.name)).toEqual(['rule-0', 'rule-1', 'rule-2']);
+    // One text per row read (the page reads one more to know whether another page follows).
+    expect(texts.map((text) => JSON.parse(text).name)).toEqual([
+      'rule-0',
+      'rule-1',
+      'rule-2',
+      'rule-3',
+    ]);
+  });
+
   it('continues from a page token the in-memory Collection sealed, and vice versa', async () => {
     const collection = new Collection<object>(schema, { pageTokens: codec });
     for (const r of resources) collection.put(r);

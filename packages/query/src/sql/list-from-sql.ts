@@ -46,6 +46,12 @@ export interface SqlListOptions extends CompileOptions, SqlPlanOptions {
   run: SqlRunner;
   /** Statement timeout in milliseconds (default 5,000); exceeding it throws `query_timeout`. */
   statementTimeoutMs?: number;
+  /**
+   * Turns a row's resource (the document column's JSON text) into the resource (default
+   * `JSON.parse`). A server that writes pages as bytes can keep the text it parsed, so the page
+   * reuses it instead of serialising each resource again.
+   */
+  readResource?: (json: string) => object;
 }
 
 /**
@@ -119,9 +125,10 @@ export async function listFromSql<T extends object>(
       }
       throw error;
     }
+    const read = options.readResource ?? JSON.parse;
     const resources = rows.map((row) => {
       const value = row.resource;
-      return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+      return (typeof value === 'string' ? read(value) : value) as T;
     });
     const page = readPlannedPage(plan, resources);
     if (!page.next) return { items: page.items };

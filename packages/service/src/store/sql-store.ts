@@ -1,6 +1,7 @@
 import type { PageTokenCodec } from '@listkit/query';
 import { listFromSql, type SqlRunner, type SqlTable } from '@listkit/query/sql';
 import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
+import { parseStoredRule } from '../compute/forwarding-rule-collection.js';
 import { clashAddressOf } from '../compute/forwarding-rule-create/clash-rule.js';
 import type { OrderState } from '../publisher/order.js';
 import { addressColumns } from './address-columns.js';
@@ -103,10 +104,18 @@ export async function openSqlStore(
     request: StoreListRequest,
     parent: string,
     scope: Record<string, string>,
+    readResource?: (json: string) => T,
   ) =>
     listFromSql<T>(
       { ...request, parent },
-      { table, pageTokens, run, scope, statementTimeoutMs: options.listTimeoutMs },
+      {
+        table,
+        pageTokens,
+        run,
+        scope,
+        statementTimeoutMs: options.listTimeoutMs,
+        ...(readResource ? { readResource } : {}),
+      },
     );
 
   const ruleWrite = async (
@@ -261,9 +270,14 @@ VALUES (${placeholders(row.length + 2)})`,
           return gone;
         }),
       list: (parent, request) =>
-        list(rulesTable, request, tokenParent(parent, 'forwardingRules'), {
-          parent: regionParent(parent),
-        }),
+        list(
+          rulesTable,
+          request,
+          tokenParent(parent, 'forwardingRules'),
+          { parent: regionParent(parent) },
+          // The page is written from the rows' JSON text (ruleJsonBytes), not re-serialised.
+          parseStoredRule,
+        ),
       listAggregated: (project, request) =>
         list(aggregatedRulesTable, request, aggregatedTokenParent(project), { project }),
       all: () =>
