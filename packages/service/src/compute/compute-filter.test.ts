@@ -49,3 +49,29 @@ describe("Compute's filter refuses expressions without field and operator", () =
     },
   );
 });
+
+describe('list parameters with an invalid UTF-8 escape', () => {
+  // Decoded as a URL decodes them: the bad byte becomes U+FFFD and the escapes around it are
+  // decoded too (a whole run of escapes was once left undecoded, a different filter).
+  const get = async (query: string) => {
+    const res = await emulator.fetch(
+      new Request(`http://x/compute/v1/projects/p/regions/r/forwardingRules?${query}`, {
+        headers: { authorization: 'Bearer t' },
+      }),
+    );
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('reads filter=name%3D%FF as name = U+FFFD (a filter that matches nothing)', async () => {
+    const res = await get('filter=name%3D%FF');
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.items).toBeUndefined();
+  });
+
+  it('quotes orderBy=%C3%28 decoded in its 400', async () => {
+    const res = await get('orderBy=%C3%28');
+    expect(res.status).toBe(400);
+    const error = res.json.error as { message: string };
+    expect(error.message).toContain("'\uFFFD('");
+  });
+});

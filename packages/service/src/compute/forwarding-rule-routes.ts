@@ -4,6 +4,7 @@ import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
 import { JSON_CONTENT_TYPE } from '../http/json-content-type.js';
+import { queryParam } from '../http/query.js';
 import { onRegion, onRule, READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from './compute-call.js';
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
 import { resourceName } from './forwarding-rules.js';
@@ -26,7 +27,7 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
     async (c) => {
       const principal = c.var.caller;
       const { project, region } = regionOf(c);
-      const requestId = requestIdParam(c.req.query('requestId'));
+      const requestId = requestIdParam(queryParam(c, 'requestId'));
       const body = await readJsonBody(c.req.raw, state.bodyLimit);
       const name =
         typeof (body as { name?: unknown } | undefined)?.name === 'string'

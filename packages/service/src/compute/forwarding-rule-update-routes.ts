@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall, type CallEnv } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
+import { queryParam } from '../http/query.js';
 import {
   AGGREGATED,
   onProject,
@@ -51,7 +52,7 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
   });
   app.post(`${REGIONAL}/forwardingRules/:name/setTarget`, setTarget, async (c) => {
     const { principal, project, region, name } = ruleCall(c);
-    const requestId = requestIdParam(c.req.query('requestId'));
+    const requestId = requestIdParam(queryParam(c, 'requestId'));
     const body = await readJsonBody(c.req.raw, state.bodyLimit);
     const where = { project, region };
     return c.json(

@@ -1,6 +1,6 @@
 import { resolvePageSize } from '@listkit/query';
 import type { Context } from 'hono';
-import { booleanParam, uint32Param } from '../http/query.js';
+import { booleanParam, queryParam, uint32Param } from '../http/query.js';
 
 /** The list parameters of a Compute Engine list call, read once and checked. */
 export interface ListParams {
@@ -22,13 +22,13 @@ export interface ListParams {
  * ```
  */
 export function listParams(c: Context): ListParams {
-  booleanParam(c.req.query('returnPartialSuccess'), 'returnPartialSuccess'); // nothing is ever unreachable
-  booleanParam(c.req.query('includeAllScopes'), 'includeAllScopes');
+  booleanParam(queryParam(c, 'returnPartialSuccess'), 'returnPartialSuccess'); // nothing is ever unreachable
+  booleanParam(queryParam(c, 'includeAllScopes'), 'includeAllScopes');
   return {
-    filter: c.req.query('filter'),
-    orderBy: c.req.query('orderBy'),
-    pageToken: c.req.query('pageToken') || undefined,
-    pageSize: resolvePageSize(uint32Param(c.req.query('maxResults'), 'maxResults'), {
+    filter: queryParam(c, 'filter'),
+    orderBy: queryParam(c, 'orderBy'),
+    pageToken: queryParam(c, 'pageToken') || undefined,
+    pageSize: resolvePageSize(uint32Param(queryParam(c, 'maxResults'), 'maxResults'), {
       default: 500,
       max: 500,
     }),

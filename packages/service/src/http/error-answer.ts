@@ -5,6 +5,7 @@ import { StoreError } from '../store/store-error.js';
 import { ApiError } from './api-error.js';
 import { domainErrorToApiError } from './domain-errors.js';
 import { listErrorToApiError } from './list-errors.js';
+import { queryParam } from './query.js';
 
 /**
  * The one mapping of what a call throws to the Google error envelope: an {@link ApiError} as it
@@ -26,10 +27,10 @@ export function apiErrorOf(error: unknown, c: Context): ApiError | undefined {
   }
   if (error instanceof ListkitError) {
     return listErrorToApiError(error, {
-      filter: c.req.query('filter'),
-      orderBy: c.req.query('orderBy'),
-      pageToken: c.req.query('pageToken'),
-      pageSize: c.req.query('maxResults'),
+      filter: queryParam(c, 'filter'),
+      orderBy: queryParam(c, 'orderBy'),
+      pageToken: queryParam(c, 'pageToken'),
+      pageSize: queryParam(c, 'maxResults'),
     });
   }
   return undefined;

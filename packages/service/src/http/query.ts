@@ -1,8 +1,23 @@
+import type { Context } from 'hono';
 import { errors } from './api-error.js';
+import { requestUrl } from './request-url.js';
 
-// Query parameters come from Hono's request (`c.req.query(name)`), which decodes them with form
-// semantics (`+` and `%20` are spaces: gcloud sends `+`, the Node clients `%20`) and gives the
-// first of repeated parameters. These read the typed ones, with Compute's 400 for a bad value.
+/**
+ * A query parameter as the request gave it, decoded with form semantics (`+` and `%20` are
+ * spaces: gcloud sends `+`, the Node clients `%20`); the first of repeated parameters; undefined
+ * when absent. Read from the URL parsed once per call (`requestUrl`), whose decoding turns an
+ * invalid UTF-8 escape into U+FFFD and decodes the escapes around it. Hono's `c.req.query()`
+ * leaves a whole run of escapes undecoded when one of them is invalid (`name%3D%FF` stayed
+ * `name%3D%FF`, a different filter).
+ *
+ * @example
+ * ```ts
+ * queryParam(c, 'filter'); // 'name = web-*' for ?filter=name+%3D+web-*
+ * ```
+ */
+export function queryParam(c: Context, name: string): string | undefined {
+  return requestUrl(c).searchParams.get(name) ?? undefined;
+}
 
 /**
  * A boolean query parameter: `true`/`false`, also as `True`/`False` (gcloud); unset or empty is
@@ -10,7 +25,7 @@ import { errors } from './api-error.js';
  *
  * @example
  * ```ts
- * booleanParam(c.req.query('revoke'), 'revoke') ?? false;
+ * booleanParam(queryParam(c, 'revoke'), 'revoke') ?? false;
  * ```
  */
 export function booleanParam(value: string | undefined, name: string): boolean | undefined {
@@ -25,7 +40,7 @@ export function booleanParam(value: string | undefined, name: string): boolean |
  *
  * @example
  * ```ts
- * uint32Param(c.req.query('maxResults'), 'maxResults'); // 25 for ?maxResults=25
+ * uint32Param(queryParam(c, 'maxResults'), 'maxResults'); // 25 for ?maxResults=25
  * ```
  */
 export function uint32Param(value: string | undefined, name: string): number | undefined {

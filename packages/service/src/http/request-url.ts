@@ -4,7 +4,7 @@ import type { EmulatorEnv } from '../emulator-state.js';
 /**
  * The request's URL, parsed once per call: the first middleware that needs it parses it, and
  * every later one (the host check, the URL limit, the request log, routes) reads the same object.
- * Query parameters are read through `c.req.query()`, which needs no parse.
+ * Query parameters are read from it too (`queryParam`).
  *
  * @example
  * ```ts

@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall } from '../http/api-call.js';
 import { ApiError } from '../http/api-error.js';
-import { booleanParam } from '../http/query.js';
+import { booleanParam, queryParam } from '../http/query.js';
 import { requestUrl } from '../http/request-url.js';
 import { orderResource } from './order.js';
 
@@ -29,7 +29,7 @@ export function publisherRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
     // a 404 whoever calls.
     app.post(orders, orderTarget(root, 'refund'), refund, async (c) => {
       const { packageName, orderId } = c.var.order;
-      const revoke = booleanParam(c.req.query('revoke'), 'revoke') ?? false;
+      const revoke = booleanParam(queryParam(c, 'revoke'), 'revoke') ?? false;
       const body = await c.req.raw.arrayBuffer();
       if (body.byteLength > 0) throw badRequest('The request body must be empty.');
       // The store's conditional write decides between concurrent refunds (in any process).
