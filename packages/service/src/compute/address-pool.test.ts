@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEmulator } from '../emulator.js';
 import { ApiError } from '../http/api-error.js';
+import { call as send } from '../testing/http-call.js';
 import {
   ADDRESS_POOL_SIZES,
   type AddressPoolKind,
@@ -130,13 +131,7 @@ describe('the ephemeral address pools', () => {
   it('a deleted rule frees its address for the next rule created without one', async () => {
     const emulator = await createEmulator();
     const call = (method: string, url: string, body?: unknown) =>
-      emulator.fetch(
-        new Request(url, {
-          method,
-          headers: { authorization: 'Bearer t' },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        }),
-      );
+      send<{ IPAddress: string }>(emulator, method, url, { token: 't', body });
     const insert = async (name: string, fields: Record<string, unknown> = {}) => {
       const res = await call('POST', RULES, {
         name,
@@ -146,8 +141,7 @@ describe('the ephemeral address pools', () => {
         ...fields,
       });
       expect(res.status).toBe(200);
-      const rule = (await (await call('GET', `${RULES}/${name}`)).json()) as { IPAddress: string };
-      return rule.IPAddress;
+      return (await call('GET', `${RULES}/${name}`)).json.IPAddress;
     };
     expect(await insert('named', { IPAddress: '10.128.0.3' })).toBe('10.128.0.3');
     expect(await insert('a')).toBe('10.128.0.2');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenGrant } from '../auth/auth.js';
 import { createEmulator } from '../emulator.js';
+import { call as send } from '../testing/http-call.js';
 
 // A caller with rights only in proj-a must not point a rule of proj-a at proj-b's resources.
 
@@ -37,16 +38,8 @@ const TOKENS: Record<string, TokenGrant> = {
 
 async function setUp() {
   const emulator = await createEmulator({ auth: { mode: 'strict', tokens: TOKENS } });
-  const call = async (token: string, method: string, url: string, body: unknown) => {
-    const res = await emulator.fetch(
-      new Request(url, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
-    );
-    return { status: res.status, json: (await res.json()) as Json };
-  };
+  const call = (token: string, method: string, url: string, body: unknown) =>
+    send<Json>(emulator, method, url, { token, body });
   return { call };
 }
 

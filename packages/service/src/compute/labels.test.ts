@@ -1,5 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../emulator.js';
+import { call as send } from '../testing/http-call.js';
 import { EMPTY_LABELS_FINGERPRINT } from './fingerprint.js';
 
 // One label rule, one table, both paths: insert (labels validated, then ignored) and setLabels.
@@ -38,16 +39,8 @@ beforeAll(async () => {
 });
 beforeEach(() => emulator.reset());
 
-async function call(method: string, url: string, body: unknown) {
-  const res = await emulator.fetch(
-    new Request(url, {
-      method,
-      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  );
-  return { status: res.status, json: (await res.json()) as Json };
-}
+const call = (method: string, url: string, body: unknown) =>
+  send<Json>(emulator, method, url, { token: 't', body });
 
 describe('the label rule, on insert and on setLabels', () => {
   it.each(TABLE)('%s', async (_what, labels, accepted) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenGrant } from '../auth/auth.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
+import { call as send } from '../testing/http-call.js';
 
 // forwardingRules.setTarget: POST …/forwardingRules/{name}/setTarget with a TargetReference.
 
@@ -12,16 +13,8 @@ const REQUEST_ID = '123e4567-e89b-12d3-a456-426614174000';
 
 async function setUp(options: EmulatorOptions = {}, token = 't') {
   const emulator = await createEmulator(options);
-  const call = async (method: string, url: string, body?: unknown) => {
-    const res = await emulator.fetch(
-      new Request(url, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    );
-    return { status: res.status, json: (await res.json()) as Json };
-  };
+  const call = (method: string, url: string, body?: unknown) =>
+    send<Json>(emulator, method, url, { token, body });
   return { emulator, call };
 }
 
