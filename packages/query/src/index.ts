@@ -97,3 +97,9 @@ export {
 } from './schema/field-type.js';
 export { type Instant, parseTimestamp } from './schema/timestamp.js';
 export * from './sql/index.js';
+export {
+  SchemaSourceError,
+  type SchemaSourceErrorCode,
+  type SchemaSourceOptions,
+  type SchemaWarning,
+} from './schema/sources/schema-source.js';
