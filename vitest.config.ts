@@ -14,6 +14,9 @@ const aliases = (service: string) => [
 const common = {
   exclude: ['**/node_modules/**', '**/dist/**'],
   testTimeout: 30_000,
+  // Hooks start and stop servers, databases and browsers. On a busy 2-core machine (load 5+)
+  // closing a PGlite store took over vitest's default 10 s; a hook that is slow is not a failure.
+  hookTimeout: 120_000,
   // expect.poll gives up after 1 s by default: on a loaded 2-core CI machine a browser page can
   // take longer than that to apply data or re-run a list, and the test then fails on time alone.
   // A poll still returns as soon as its condition holds.
@@ -37,7 +40,6 @@ const stored = (store: 'pglite' | 'postgres'): TestProjectInlineConfiguration =>
     include: STORED_SUITES,
     env: { LISTKIT_TEST_STORE: store },
     testTimeout: 60_000,
-    hookTimeout: 60_000,
   },
 });
 

