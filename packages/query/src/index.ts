@@ -97,6 +97,9 @@ export {
 } from './schema/field-type.js';
 export { type Instant, parseTimestamp } from './schema/timestamp.js';
 export * from './sql/index.js';
+export { type InferSchemaOptions, inferSchema } from './schema/sources/infer-schema.js';
+export { type JsonSchemaOptions, schemaFromJsonSchema } from './schema/sources/json-schema.js';
+export { parseSchemaJson } from './schema/sources/schema-json.js';
 export {
   SchemaSourceError,
   type SchemaSourceErrorCode,
