@@ -2,13 +2,17 @@
 import './styles.css';
 import {
   type CheckedNode,
+  type FilterClause as Clause,
   type Collection,
+  explainFilter as explain,
   type FieldRef,
   ListkitError,
   parseFilter,
   parseOrderBy,
   printFilter,
   type Span,
+  type FilterTrace as Trace,
+  traceFilter as trace,
 } from '@listkit/query';
 import { buildTree, type TreeNode } from './ast-model.js';
 import { AstView } from './ast-view.js';
@@ -19,7 +23,6 @@ import { type EditorNote, FilterEditor, problemFix, type QuickFix } from './edit
 import { Comparison } from './emulator-compare.js';
 import { type Evaluation, evaluate, type Resource, STYLE_NAMES, schema } from './engine.js';
 import { EXAMPLES, exampleById } from './examples.js';
-import { type Clause, explain, type Trace, trace } from './explain.js';
 import { renderFields } from './fields-panel.js';
 import { filterHints } from './hints.js';
 import { curlCommand, gcloudCommand, type ListCallTarget, restUrl } from './list-call.js';

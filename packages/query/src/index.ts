@@ -8,6 +8,13 @@ export {
   type Problem,
   type Span,
 } from './errors.js';
+export {
+  explainFilter,
+  type FilterClause,
+  type FilterTrace,
+  formatExplanation,
+  traceFilter,
+} from './explain/explain-filter.js';
 export type {
   AipFilter,
   AndNode,
@@ -95,8 +102,6 @@ export {
   type ScalarType,
   t,
 } from './schema/field-type.js';
-export { type Instant, parseTimestamp } from './schema/timestamp.js';
-export * from './sql/index.js';
 export { type InferSchemaOptions, inferSchema } from './schema/sources/infer-schema.js';
 export { type JsonSchemaOptions, schemaFromJsonSchema } from './schema/sources/json-schema.js';
 export { parseSchemaJson } from './schema/sources/schema-json.js';
@@ -106,3 +111,5 @@ export {
   type SchemaSourceOptions,
   type SchemaWarning,
 } from './schema/sources/schema-source.js';
+export { type Instant, parseTimestamp } from './schema/timestamp.js';
+export * from './sql/index.js';

@@ -1,17 +1,21 @@
 // Plain-language explanations of a checked filter, and a per-clause trace for one resource:
 // which clauses hold for it, and which one decided the result.
-import {
-  type CheckedNode,
-  type CompiledFilter,
-  compileFilter,
-  type FieldRef,
-  type Operand,
-  type PathStep,
-  type ResourceSchema,
-  type Span,
-} from '@listkit/query';
+import type { Span } from '../errors.js';
+import type { CheckedNode, FieldRef, Operand, PathStep } from '../filter/checked.js';
+import { type CompiledFilter, compileFilter } from '../filter/compile.js';
+import type { ResourceSchema } from '../schema/field-type.js';
 
-export interface Clause {
+/**
+ * One clause of a filter in plain language, with the clauses it is made of.
+ *
+ * @example
+ * ```ts
+ * const clause: FilterClause = explainFilter(compiled.checked, filter);
+ * clause.text; // 'All of these hold:'
+ * clause.children.map((c) => c.text); // ['labels.env is "prod"', …]
+ * ```
+ */
+export interface FilterClause {
   kind: 'all' | 'and' | 'or' | 'not' | 'leaf';
   /** The plain-language sentence. */
   text: string;
@@ -19,13 +23,23 @@ export interface Clause {
   note?: string;
   span?: Span;
   node: CheckedNode;
-  children: Clause[];
+  children: FilterClause[];
 }
 
 const quote = (s: string) => JSON.stringify(s);
 
-/** Explains a checked filter (`CompiledFilter.checked`) clause by clause. */
-export function explain(node: CheckedNode, source: string): Clause {
+/**
+ * Explains a checked filter (`CompiledFilter.checked`) clause by clause, in plain language: what
+ * the playground's "explain" panel and `listkit filter --explain` show.
+ *
+ * @example
+ * ```ts
+ * const filter = 'labels.env = prod AND NOT name = "web-*"';
+ * const clause = explainFilter(compileFilter(filter, schema).checked, filter);
+ * console.log(formatExplanation(clause));
+ * ```
+ */
+export function explainFilter(node: CheckedNode, source: string): FilterClause {
   switch (node.type) {
     case 'all':
       return {
@@ -40,7 +54,7 @@ export function explain(node: CheckedNode, source: string): Clause {
         text: 'All of these hold:',
         span: node.span,
         node,
-        children: node.operands.map((n) => explain(n, source)),
+        children: node.operands.map((n) => explainFilter(n, source)),
       };
     case 'or':
       return {
@@ -48,7 +62,7 @@ export function explain(node: CheckedNode, source: string): Clause {
         text: 'At least one of these holds:',
         span: node.span,
         node,
-        children: node.operands.map((n) => explain(n, source)),
+        children: node.operands.map((n) => explainFilter(n, source)),
       };
     case 'not':
       return {
@@ -56,7 +70,7 @@ export function explain(node: CheckedNode, source: string): Clause {
         text: 'This does not hold:',
         span: node.span,
         node,
-        children: [explain(node.operand, source)],
+        children: [explainFilter(node.operand, source)],
       };
     case 'compare':
       return {
@@ -201,28 +215,45 @@ function elementText(element: Operand): string {
 // ------------------------------------------------------------------------------------------
 // Tracing one resource
 
-export interface Trace {
-  clause: Clause;
+/**
+ * How one clause of a filter evaluated for one resource (see {@link traceFilter}).
+ *
+ * @example
+ * ```ts
+ * const t: FilterTrace = traceFilter(clause, rule, filter, schema);
+ * t.result; // whether the rule matches
+ * t.children.filter((c) => c.decisive); // the clauses that decided it
+ * ```
+ */
+export interface FilterTrace {
+  clause: FilterClause;
   result: boolean;
   /** On the path that decided the overall result. */
   decisive: boolean;
   /** What the resource holds in the clause's field(s), for leaves. */
   actual?: string;
-  children: Trace[];
+  children: FilterTrace[];
 }
 
 /**
  * Evaluates every clause for one resource. Leaves are evaluated by compiling their own source
  * text with the real engine, so the trace can never disagree with the filter's semantics.
+ *
+ * @example
+ * ```ts
+ * const clause = explainFilter(compiled.checked, filter);
+ * const why = traceFilter(clause, rule, filter, schema);
+ * why.result === compiled.matches(rule); // always
+ * ```
  */
-export function trace(
-  root: Clause,
+export function traceFilter(
+  root: FilterClause,
   resource: object,
   source: string,
   schema: ResourceSchema,
-): Trace {
+): FilterTrace {
   const compiled = new Map<string, CompiledFilter>();
-  const leaf = (clause: Clause): boolean => {
+  const leaf = (clause: FilterClause): boolean => {
     const span = clause.span ?? { start: 0, end: source.length };
     const text = source.slice(span.start, span.end);
     let filter = compiled.get(text);
@@ -232,7 +263,7 @@ export function trace(
     }
     return filter.matches(resource);
   };
-  const walk = (clause: Clause): Trace => {
+  const walk = (clause: FilterClause): FilterTrace => {
     const children = clause.children.map(walk);
     let result: boolean;
     switch (clause.kind) {
@@ -268,7 +299,7 @@ export function trace(
   }
 }
 
-function markDecisive(t: Trace) {
+function markDecisive(t: FilterTrace) {
   t.decisive = true;
   const { kind } = t.clause;
   if (kind === 'and' || kind === 'or') {
@@ -313,4 +344,23 @@ function formatValue(value: unknown): string {
   if (value === undefined) return 'not set';
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/**
+ * An explanation as indented text, one clause a line, with its caveats: what
+ * `listkit filter --explain` prints.
+ *
+ * @example
+ * ```ts
+ * formatExplanation(explainFilter(compiled.checked, filter));
+ * // All of these hold:
+ * //   labels.env is "prod"
+ * //   …
+ * ```
+ */
+export function formatExplanation(clause: FilterClause, indent = ''): string {
+  const lines = [`${indent}${clause.text}`];
+  if (clause.note) lines.push(`${indent}  (${clause.note})`);
+  for (const child of clause.children) lines.push(formatExplanation(child, `${indent}  `));
+  return lines.join('\n');
 }
