@@ -1,0 +1,169 @@
+// `listkit`: Google-style list filters for any JSON (`filter`), and the emulator (`serve`).
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { CliError, EXIT } from './cli-error.js';
+import { type FilterOptions, type OutputFormat, runFilter } from './filter-command.js';
+
+const EXIT_CODES = `
+Exit status:
+  0  success (also when nothing matches, and when stdout is closed early, as by | head)
+  1  malformed input (named by file, line and column) or a file that cannot be read
+  2  bad usage: an unknown option, a bad filter, orderBy, schema or page token`;
+
+const positiveInteger = (flag: string) => (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000_000) {
+    throw new InvalidArgumentError(`${flag} must be a positive integer`);
+  }
+  return Number(value);
+};
+
+const program = new Command('listkit')
+  .description(
+    'Google-style list filters (AIP-160 and Compute Engine regex style) for any JSON, and a local emulator of Google list APIs.',
+  )
+  .addHelpText('after', EXIT_CODES)
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+program
+  .command('filter')
+  .description(
+    'Filter JSON records with a Google-style list filter: a JSON array, NDJSON, or a list response ' +
+      '({"items": [...]} or an AIP-style plural field), from files or stdin (\'-\'); gzip is recognised.',
+  )
+  .argument(
+    '[filter]',
+    "the filter, AIP-160 ('labels.env = prod AND size > 3') or regex style ('name eq \"web-.*\"'); empty matches everything",
+    '',
+  )
+  .argument('[files...]', "files to read (default: stdin, also '-')")
+  .option('--order-by <orderBy>', "AIP-132 order, such as 'createTime desc, name'")
+  .option(
+    '--page-size <n>',
+    'at most n records; the token of the next page goes to stderr (or nextPageToken with --output json)',
+    positiveInteger('--page-size'),
+  )
+  .option(
+    '--page-token <token>',
+    'continue after the page that returned this token (same filter, order and files)',
+  )
+  .option(
+    '--schema <file>',
+    "the records' schema: listkit schema JSON, a JSON Schema, or a .proto file (with --message); default: inferred from the first records",
+  )
+  .option(
+    '--message <name>',
+    'the message of a .proto --schema, such as google.cloud.compute.v1.ForwardingRule',
+  )
+  .option(
+    '--key <path>',
+    "the field unique per record (default: 'name', else 'id', else input position)",
+  )
+  .option(
+    '--items <path>',
+    "where a JSON document holds the records (default: 'items', or its one array of objects)",
+  )
+  .addOption(
+    new Option('--output <format>', 'how to print matches')
+      .choices(['ndjson', 'json', 'table', 'count'])
+      .default('ndjson'),
+  )
+  .option('--fields <paths>', 'print only these comma-separated field paths (a,b.c)', (v: string) =>
+    v.split(',').filter(Boolean),
+  )
+  .option('--explain', 'print what the filter means, clause by clause, and exit')
+  .option(
+    '--sql',
+    'print the PostgreSQL statement @listkit/query/sql plans for the filter, and exit',
+  )
+  .option('--print-schema', 'print the schema (given or inferred) as listkit schema JSON, and exit')
+  .option(
+    '--keep-going',
+    'report malformed NDJSON lines on stderr and skip them (matches are then printed as they are found)',
+  )
+  .option(
+    '--sample-size <n>',
+    'records read to infer a schema (default 10000)',
+    positiveInteger('--sample-size'),
+    10_000,
+  )
+  .addHelpText(
+    'after',
+    `
+Memory: NDJSON in input order streams (constant memory; output past 16 MiB waits in a temporary
+file until the input is known good). With --order-by and --page-size only the page is held
+(top-k). A JSON array or document is read whole.
+
+Examples:
+  listkit filter 'labels.env = prod' rules.json
+  gcloud compute forwarding-rules list --format=json | listkit filter 'IPProtocol = TCP' --output table
+  listkit filter 'createTime > 2025-01-01T00:00:00Z' books.ndjson.gz --order-by 'createTime desc' --page-size 10
+  listkit filter 'name eq "web-.*"' rules.json --output count
+${EXIT_CODES}`,
+  )
+  .action(async (filter: string, files: string[], opts: Record<string, unknown>) => {
+    const options: FilterOptions = {
+      orderBy: opts.orderBy as string | undefined,
+      pageSize: opts.pageSize as number | undefined,
+      pageToken: opts.pageToken as string | undefined,
+      schema: opts.schema as string | undefined,
+      message: opts.message as string | undefined,
+      key: opts.key as string | undefined,
+      items: opts.items as string | undefined,
+      output: opts.output as OutputFormat,
+      fields: opts.fields as string[] | undefined,
+      explain: Boolean(opts.explain),
+      sql: Boolean(opts.sql),
+      printSchema: Boolean(opts.printSchema),
+      keepGoing: Boolean(opts.keepGoing),
+      sampleSize: opts.sampleSize as number,
+    };
+    process.exitCode = await runFilter(filter, files, options, {
+      write,
+      error: (line) => console.error(line),
+    });
+  });
+
+program
+  .command('serve')
+  .description(
+    'run the emulator (Compute Engine forwarding rules, Android Publisher refunds); listkit serve --help lists its options',
+  )
+  .helpOption(false)
+  .allowUnknownOption()
+  .allowExcessArguments()
+  .argument('[options...]')
+  .action(async (args: string[]) => {
+    const { serve } = await import('@listkit/service/serve');
+    await serve(args);
+  });
+
+/** Writes to stdout, waiting when its buffer is full. */
+function write(chunk: string | Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(chunk)) resolve();
+    else process.stdout.once('drain', resolve);
+  });
+}
+
+// A reader that stops early (| head) closes the pipe: that ends the command quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  throw error;
+});
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  } else if (error instanceof CliError) {
+    console.error(
+      error.status === EXIT.usage && error.message.includes('\n')
+        ? error.message
+        : `listkit: ${error.message}`,
+    );
+    process.exitCode = error.status;
+  } else {
+    throw error;
+  }
+}

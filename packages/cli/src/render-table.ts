@@ -1,0 +1,48 @@
+// `--output table`: one row a record, columns for the given fields (or the record's top-level
+// scalar fields), cells cut to a readable width.
+const MAX_CELL = 40;
+const MAX_COLUMNS = 8;
+
+export function renderTable(
+  records: readonly object[],
+  fields: readonly string[] | undefined,
+): string {
+  const columns = fields ?? defaultColumns(records);
+  const cells = records.map((record) => columns.map((path) => cell(read(record, path))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
+  const line = (row: readonly string[]) =>
+    row
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return `${[line(columns), ...cells.map(line)].join('\n')}\n`;
+}
+
+function defaultColumns(records: readonly object[]): string[] {
+  const columns: string[] = [];
+  for (const record of records.slice(0, 100)) {
+    for (const [name, value] of Object.entries(record)) {
+      if (columns.length >= MAX_COLUMNS) return columns;
+      if (value !== null && typeof value === 'object') continue;
+      if (!columns.includes(name)) columns.push(name);
+    }
+  }
+  return columns;
+}
+
+function read(record: object, path: string): unknown {
+  let value: unknown = record;
+  for (const step of path.split('.')) {
+    value =
+      value !== null && typeof value === 'object'
+        ? (value as Record<string, unknown>)[step]
+        : undefined;
+  }
+  return value;
+}
+
+function cell(value: unknown): string {
+  const text = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat;
+}

@@ -1,0 +1,107 @@
+// The schema a `listkit filter` run checks filters against: from --schema (listkit's schema JSON,
+// a JSON Schema, or a .proto message), or inferred from the first records of the input.
+import { readFileSync } from 'node:fs';
+import {
+  inferSchema,
+  parseSchemaJson,
+  type ResourceSchema,
+  SchemaSourceError,
+  type SchemaWarning,
+  schemaFromJsonSchema,
+} from '@listkit/query';
+import { CliError, EXIT } from './cli-error.js';
+
+/** The key of data that has none: records are numbered in input order. Filters cannot name it. */
+export const POSITION_KEY = '$position';
+
+export interface SchemaChoice {
+  schema: ResourceSchema;
+  /** True when the schema's key is {@link POSITION_KEY}: every record needs that property. */
+  keyedByPosition: boolean;
+}
+
+export function schemaFromFile(
+  file: string,
+  options: { key?: string; message?: string },
+  warn: (warning: SchemaWarning) => void,
+): SchemaChoice {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`--schema ${file}: ${(error as Error).message}`, EXIT.input);
+  }
+  const warnings: SchemaWarning[] = [];
+  const key = options.key === undefined ? {} : { key: options.key };
+  try {
+    if (file.endsWith('.proto')) {
+      throw new CliError(
+        `--schema ${file}: .proto schemas are not supported by this build`,
+        EXIT.usage,
+      );
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new CliError(`--schema ${file}: not JSON (${(error as Error).message})`, EXIT.usage);
+    }
+    const isListkitSchema =
+      value !== null &&
+      typeof value === 'object' &&
+      'fields' in value &&
+      'key' in value &&
+      !('properties' in value) &&
+      !('$schema' in value);
+    const schema = isListkitSchema
+      ? parseSchemaJson(value)
+      : schemaFromJsonSchema(value, { ...key, warnings });
+    for (const warning of warnings) warn(warning);
+    return { schema, keyedByPosition: false };
+  } catch (error) {
+    if (error instanceof SchemaSourceError) {
+      throw new CliError(`--schema ${file}: ${error.message}`, EXIT.usage);
+    }
+    throw error;
+  }
+}
+
+/**
+ * A schema from sample records. Fields whose records disagree are left out (with a warning);
+ * data with no usable key is keyed by input position.
+ */
+export function schemaFromSample(
+  sample: readonly object[],
+  key: string | undefined,
+  warn: (warning: SchemaWarning) => void,
+): SchemaChoice {
+  const warnings: SchemaWarning[] = [];
+  try {
+    const schema = inferSchema(sample, {
+      sampleSize: sample.length || 1,
+      warnings,
+      ...(key ? { key } : {}),
+    });
+    for (const warning of warnings) warn(warning);
+    return { schema, keyedByPosition: false };
+  } catch (error) {
+    if (!(error instanceof SchemaSourceError)) throw error;
+    if (error.code !== 'invalid_option' || key !== undefined || sample.length === 0) {
+      throw new CliError(`cannot infer a schema: ${error.message}`, EXIT.usage);
+    }
+  }
+  const numbered = sample.map((record, i) => ({ ...record, [POSITION_KEY]: i }));
+  const fresh: SchemaWarning[] = [];
+  const schema = inferSchema(numbered, {
+    sampleSize: sample.length,
+    key: POSITION_KEY,
+    warnings: fresh,
+  });
+  for (const warning of fresh) warn(warning);
+  return { schema, keyedByPosition: true };
+}
+
+/** Gives a record its input position as a property JSON output never shows. */
+export function numberRecord(record: object, position: number): void {
+  Object.defineProperty(record, POSITION_KEY, { value: position, enumerable: false });
+}

@@ -1,0 +1,193 @@
+// `listkit serve`: the emulator as a process, with sample data, logging one JSON line per request.
+// The `listkit` bin (packages/cli) and this package's own dist/cli.js both run it.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { AuthConfig } from './auth/auth.js';
+import { sampleForwardingRules } from './compute/sample-forwarding-rules.js';
+import type { Seed } from './control/seed.js';
+import { createEmulator } from './emulator.js';
+import { mountPlayground } from './http/playground-static.js';
+import { sampleOrders } from './publisher/sample-orders.js';
+import {
+  ConfigError,
+  exposureWarning,
+  parseAuthConfig,
+  parsePageTokenSecrets,
+} from './serve-config.js';
+
+const USAGE = `usage: listkit serve [options]
+
+  --port <n>              port to listen on (default 8787; 0 picks a free one)
+  --host <addr>           address to listen on (default 127.0.0.1, loopback only)
+  --base-url <url>        base of links in answers (default https://www.googleapis.com/compute/v1/)
+  --no-sample-data        start empty instead of with 300 generated forwarding rules and 6 orders
+  --auth-config <file>    strict auth: JSON {"tokens": {"<token>": {"identity", "scopes", "permissions"}},
+                          "controlToken": "<secret>"} (also LISTKIT_AUTH_CONFIG); without it any
+                          bearer token is accepted. In strict mode the control plane (/_listkit)
+                          needs the control token (or LISTKIT_CONTROL_TOKEN) and is off without one.
+  --allowed-host <name>   also accept this Host header (name or name:port; repeatable; also
+                          LISTKIT_ALLOWED_HOSTS, comma-separated). IP literals and localhost on the
+                          served port are always accepted; other names get 403 (DNS rebinding).
+  --operation-policy <p>  immediate | polls:<n> | duration:<ms> (default immediate)
+  --data-dir <dir>        keep rules, operations and orders in PGlite in <dir> (created if absent;
+                          survives restarts; one emulator per directory). Default: in memory.
+  --database <url>        keep them in PostgreSQL (postgres://user@host/db; also
+                          LISTKIT_DATABASE_URL), which several emulators may share: give them the
+                          same LISTKIT_PAGE_TOKEN_SECRETS so page tokens move between them.
+
+  Page-token secrets come from LISTKIT_PAGE_TOKEN_SECRETS (comma-separated, newest first, at least
+  16 bytes each); without it each start draws a random secret.`;
+
+function fail(message: string): never {
+  console.error(`listkit: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+/**
+ * Runs `listkit serve` with its command-line arguments (after the word `serve`): parses them,
+ * starts the emulator and keeps it running until SIGINT or SIGTERM. Bad arguments print the
+ * usage and exit with status 2.
+ *
+ * @example
+ * ```ts
+ * await serve(['--port', '0', '--no-sample-data']);
+ * ```
+ */
+export async function serve(args: readonly string[]): Promise<void> {
+  const { positionals, values } = (() => {
+    try {
+      return parseArgs({
+        args: [...args],
+        allowPositionals: true,
+        options: {
+          port: { type: 'string', default: '8787' },
+          host: { type: 'string', default: '127.0.0.1' },
+          'base-url': { type: 'string' },
+          'no-sample-data': { type: 'boolean', default: false },
+          'auth-config': { type: 'string' },
+          'allowed-host': { type: 'string', multiple: true, default: [] },
+          'operation-policy': { type: 'string', default: 'immediate' },
+          'data-dir': { type: 'string' },
+          database: { type: 'string' },
+          help: { type: 'boolean', short: 'h', default: false },
+        },
+      });
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
+
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (positionals.length > 0) fail(`unexpected argument '${positionals[0]}'`);
+
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`--port: '${values.port}' is not a port`);
+
+  const authFile = values['auth-config'] ?? process.env.LISTKIT_AUTH_CONFIG;
+  const controlTokenFromEnv = process.env.LISTKIT_CONTROL_TOKEN || undefined;
+  let auth: AuthConfig = { mode: 'open' };
+  let secrets: string[] | undefined;
+  try {
+    if (authFile) {
+      let config: unknown;
+      try {
+        config = JSON.parse(readFileSync(authFile, 'utf8'));
+      } catch (error) {
+        throw new ConfigError(`--auth-config ${authFile}: ${(error as Error).message}`);
+      }
+      auth = parseAuthConfig(config, `--auth-config ${authFile}`, controlTokenFromEnv);
+    } else if (controlTokenFromEnv !== undefined) {
+      auth = { mode: 'open', controlToken: controlTokenFromEnv };
+    }
+    secrets = parsePageTokenSecrets(process.env.LISTKIT_PAGE_TOKEN_SECRETS);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    fail(error.message);
+  }
+  const allowedHosts = [
+    ...(values['allowed-host'] ?? []),
+    ...(process.env.LISTKIT_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? []),
+  ];
+
+  const [mode, amount] = (values['operation-policy'] ?? 'immediate').split(':');
+  const policy =
+    mode === 'immediate'
+      ? ({ mode } as const)
+      : mode === 'polls' && Number(amount) >= 1
+        ? ({ mode, polls: Number(amount) } as const)
+        : mode === 'duration' && Number(amount) >= 0
+          ? ({ mode, ms: Number(amount) } as const)
+          : fail(`--operation-policy: '${values['operation-policy']}'`);
+
+  const dataDir = values['data-dir'];
+  const database = values.database ?? (process.env.LISTKIT_DATABASE_URL || undefined);
+  if (dataDir !== undefined && database !== undefined)
+    fail('--data-dir and --database (or LISTKIT_DATABASE_URL) exclude each other');
+  if (database !== undefined && secrets === undefined) {
+    console.error(
+      'listkit: warning: --database without LISTKIT_PAGE_TOKEN_SECRETS: page tokens of this process will not open on another one sharing the database',
+    );
+  }
+
+  const seed: Seed = {
+    forwardingRules: values['no-sample-data']
+      ? []
+      : sampleForwardingRules(300).map((rule) => ({
+          project: 'my-project',
+          region: String(rule.region).split('/').pop()!,
+          rule,
+        })),
+    orders: values['no-sample-data'] ? [] : sampleOrders(Date.now()),
+  };
+
+  const emulator = await createEmulator({
+    ...(dataDir !== undefined ? { dataDir } : {}),
+    ...(database !== undefined ? { database } : {}),
+    allowedHosts,
+    baseUrl: values['base-url'],
+    auth,
+    operationPolicy: policy,
+    pageTokenSecrets: secrets,
+    seed,
+    log: (record) => console.log(JSON.stringify(record)),
+  }).catch((error: unknown) => {
+    // A data directory in use, a database that cannot be reached: say so and stop.
+    console.error(`listkit: ${(error as Error).message}`);
+    process.exit(1);
+  });
+  // The browser playground, built into playground/dist by `pnpm build`, at /playground/.
+  const playgroundBuilt = mountPlayground(
+    emulator.app,
+    fileURLToPath(new URL('../../../playground/dist', import.meta.url)),
+  );
+  const url = await emulator.listen(port, values.host);
+  const warning = exposureWarning(values.host ?? '127.0.0.1', auth);
+  if (warning) console.error(warning);
+  const kept =
+    dataDir !== undefined
+      ? `data in ${dataDir}`
+      : database !== undefined
+        ? 'data in PostgreSQL'
+        : 'data in memory';
+  console.error(
+    `listkit emulator on ${url} (auth: ${auth.mode}; ${kept}; sample data: ${seed.forwardingRules?.length ?? 0} forwarding rules in project my-project, ${seed.orders?.length ?? 0} orders of com.example.app${dataDir !== undefined || database !== undefined ? ', loaded into an empty store only' : ''})`,
+  );
+  console.error(
+    `  try: curl -H 'authorization: Bearer x' '${url}/compute/v1/projects/my-project/regions/us-central1/forwardingRules?maxResults=2'`,
+  );
+
+  console.error(
+    `  playground: ${url}/playground/${playgroundBuilt ? '' : ' (not built yet: run pnpm build)'}`,
+  );
+
+  const stop = () => {
+    emulator.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
