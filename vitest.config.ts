@@ -6,6 +6,7 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // Tests run against the TypeScript sources, so `pnpm test` needs no build; CI builds separately.
 const aliases = (service: string) => [
   { find: /^@listkit\/query\/sql$/, replacement: src('./packages/query/src/sql/index.ts') },
+  { find: /^@listkit\/query\/proto$/, replacement: src('./packages/query/src/proto.ts') },
   { find: /^@listkit\/query\/re2-wasm$/, replacement: src('./packages/query/src/re2-wasm.ts') },
   { find: /^@listkit\/query$/, replacement: src('./packages/query/src/index.ts') },
   { find: /^@listkit\/service$/, replacement: service },

@@ -84,6 +84,7 @@ beforeAll(async () => {
     },
     alias: {
       '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
+      '@listkit/query/proto': join(root, 'packages/query/src/proto.ts'),
       '@listkit/query': join(root, 'packages/query/src/index.ts'),
       '@listkit/service/serve': join(root, 'packages/service/src/serve-command.ts'),
     },
@@ -266,6 +267,22 @@ describe('listkit filter prints what was asked', () => {
     const refused = await listkit(['filter', 'IPProtocol = SCTP', path(), '--schema', jsonSchema]);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/'SCTP' is not a value of 'IPProtocol'/);
+  });
+
+  it("takes a .proto message: Compute's own compute.proto", async () => {
+    const proto = join(
+      root,
+      'node_modules/@google-cloud/compute/build/protos/google/cloud/compute/v1/compute.proto',
+    );
+    const args = ['filter', 'labels.env = prod AND IPProtocol = TCP', path(), '--schema', proto];
+    const run = await listkit([...args, '--message', 'google.cloud.compute.v1.ForwardingRule']);
+    expect(run.status).toBe(0);
+    expect(names(run.stdout)).toEqual(
+      rules.filter((r) => r.labels.env === 'prod' && r.IPProtocol === 'TCP').map((r) => r.name),
+    );
+    const noMessage = await listkit(args);
+    expect(noMessage.status).toBe(2);
+    expect(noMessage.stderr).toMatch(/--message/);
   });
 
   it('keys data without a name or id by input position', async () => {

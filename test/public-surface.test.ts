@@ -12,6 +12,7 @@ const ENTRIES = [
   'packages/query/src/index.ts',
   'packages/query/src/sql/index.ts',
   'packages/query/src/re2-wasm.ts',
+  'packages/query/src/proto.ts',
   'packages/service/src/index.ts',
   'packages/service/src/schema.ts',
 ].map(root);

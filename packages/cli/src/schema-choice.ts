@@ -1,6 +1,7 @@
 // The schema a `listkit filter` run checks filters against: from --schema (listkit's schema JSON,
 // a JSON Schema, or a .proto message), or inferred from the first records of the input.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   inferSchema,
   parseSchemaJson,
@@ -9,6 +10,7 @@ import {
   type SchemaWarning,
   schemaFromJsonSchema,
 } from '@listkit/query';
+import { schemaFromProto } from '@listkit/query/proto';
 import { CliError, EXIT } from './cli-error.js';
 
 /** The key of data that has none: records are numbered in input order. Filters cannot name it. */
@@ -35,10 +37,19 @@ export function schemaFromFile(
   const key = options.key === undefined ? {} : { key: options.key };
   try {
     if (file.endsWith('.proto')) {
-      throw new CliError(
-        `--schema ${file}: .proto schemas are not supported by this build`,
-        EXIT.usage,
-      );
+      if (!options.message) {
+        throw new CliError(
+          `--schema ${file}: name the message with --message (package.Message)`,
+          EXIT.usage,
+        );
+      }
+      const schema = schemaFromProto(protoFiles(file, text), {
+        message: options.message,
+        ...key,
+        warnings,
+      });
+      for (const warning of warnings) warn(warning);
+      return { schema, keyedByPosition: false };
     }
     let value: unknown;
     try {
@@ -104,4 +115,32 @@ export function schemaFromSample(
 /** Gives a record its input position as a property JSON output never shows. */
 export function numberRecord(record: object, position: number): void {
   Object.defineProperty(record, POSITION_KEY, { value: position, enumerable: false });
+}
+
+const IMPORT = /^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;/gm;
+
+/**
+ * The .proto file and the files it imports, by import path, found beside it or in the current
+ * directory (google/protobuf/* come with the parser; a missing import matters only if a field's
+ * type lives there).
+ */
+function protoFiles(file: string, text: string): Record<string, string> {
+  const files: Record<string, string> = { [file]: text };
+  const roots = [dirname(file), process.cwd()];
+  const pending = [text];
+  while (pending.length > 0 && Object.keys(files).length < 1000) {
+    for (const [, imported] of pending.pop()!.matchAll(IMPORT)) {
+      if (imported === undefined || imported in files || imported.startsWith('google/protobuf/'))
+        continue;
+      for (const root of roots) {
+        const path = join(root, imported);
+        if (!existsSync(path)) continue;
+        const content = readFileSync(path, 'utf8');
+        files[imported] = content;
+        pending.push(content);
+        break;
+      }
+    }
+  }
+  return files;
 }
