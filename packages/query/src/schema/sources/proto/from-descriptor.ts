@@ -82,13 +82,13 @@ export function messageFromDescriptor(desc: DescMessageLike): ProtoMessage {
         jsonName: field.jsonName,
         cardinality:
           field.fieldKind === 'list' ? 'repeated' : field.fieldKind === 'map' ? 'map' : 'single',
-        value: valueOf(field, kind ?? 'scalar'),
+        value: fieldValue(field, kind ?? 'scalar'),
       } as const;
     }),
   };
 }
 
-function valueOf(field: DescFieldLike, kind: string): ProtoValue {
+function fieldValue(field: DescFieldLike, kind: string): ProtoValue {
   if (kind === 'enum')
     return { kind: 'enum', values: (field.enum?.values ?? []).map((v) => v.name) };
   if (kind === 'message' && field.message) {

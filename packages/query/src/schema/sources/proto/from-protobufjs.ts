@@ -85,7 +85,7 @@ function view(type: protobuf.Type): ProtoMessage {
         name: field.name,
         jsonName,
         cardinality: map ? 'map' : field.repeated ? 'repeated' : 'single',
-        value: valueOf(field, at),
+        value: fieldValue(field, at),
       } as const;
     }),
   };
@@ -93,7 +93,7 @@ function view(type: protobuf.Type): ProtoMessage {
   return message;
 }
 
-function valueOf(field: protobuf.Field, at: string): ProtoValue {
+function fieldValue(field: protobuf.Field, at: string): ProtoValue {
   if (SCALARS.has(field.type)) return { kind: 'scalar', scalar: field.type as ProtoScalar };
   let resolved: protobuf.ReflectionObject | null;
   try {
