@@ -235,8 +235,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       ...(c.get('principal') ? { principal: c.get('principal') } : {}),
       ...(c.error ? reasonOf(c.error, c) : {}),
     };
-    state.requests.add(record);
-    options.log?.(record);
+    const kept = state.requests.add(record);
+    options.log?.(kept);
   });
   app.use('*', async (c, next) => {
     const checked = servedPort !== undefined || options.allowedHosts !== undefined;

@@ -21,7 +21,7 @@ export type { EmulatorEnv } from './emulator-state.js';
 export { ApiError, type ErrorItem } from './http/api-error.js';
 export type { CompressionOptions } from './http/compression.js';
 export type { FaultRule } from './http/faults.js';
-export type { RequestRecord } from './http/request-log.js';
+export { REQUEST_LOG_LIMITS, type RequestRecord } from './http/request-log.js';
 export type { Money, OrderKind, OrderSeed, OrderState } from './publisher/order.js';
 export { REFUND_WINDOW_YEARS, refundDeadline } from './publisher/orders.js';
 export { sampleOrders } from './publisher/sample-orders.js';
