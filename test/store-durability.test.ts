@@ -1,41 +1,24 @@
 // kill -9 of a process writing to a PGlite data directory: after a restart, everything it
 // acknowledged (printed after the commit) is there, and nothing is half there.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PageTokenCodec } from '@listkit/query';
 import { openStore } from '@listkit/service';
-import { build } from 'esbuild';
 import { afterAll, expect, it } from 'vitest';
+import { bundleServiceModule } from './support/bundle-service.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'listkit-durability-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 it('keeps every acknowledged rule, operation and refund after kill -9, and nothing half', async () => {
-  // The child runs the store's TypeScript sources, bundled; PGlite and pg stay external and are
-  // resolved from the service package (its dependencies), outside the checkout's tracked files.
-  const cache = join(root, 'packages/service/node_modules/.cache/listkit-tests');
-  mkdirSync(cache, { recursive: true });
-  const script = join(cache, `store-writer-${process.pid}.mjs`);
-  await build({
-    entryPoints: [join(root, 'test/support/store-writer.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: script,
-    external: ['@electric-sql/pglite', 'pg'],
-    alias: {
-      '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
-      '@listkit/query': join(root, 'packages/query/src/index.ts'),
-    },
-    logLevel: 'silent',
-  });
+  // The child runs the store's TypeScript sources, bundled.
+  const writer = await bundleServiceModule('test/support/store-writer.ts');
   const dir = join(work, 'data');
-  const child = spawn(process.execPath, [script, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [writer.file, dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const acknowledged = { rule: new Set<number>(), refund: new Set<number>() };
   await new Promise<void>((resolve, reject) => {
     let buffer = '';
@@ -55,7 +38,7 @@ it('keeps every acknowledged rule, operation and refund after kill -9, and nothi
       }
     });
   });
-  rmSync(script, { force: true });
+  writer.dispose();
   const store = await openStore(
     { kind: 'pglite', dataDir: dir },
     { pageTokens: await PageTokenCodec.create() },

@@ -3,50 +3,31 @@
 // emulator on a --data-dir in the middle of a write burst, restarted on the same directory.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleServiceModule } from './support/bundle-service.js';
 import { postgresSkipReason } from './support/sql-databases.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'listkit-serve-'));
 const SECRETS = `stores-over-http-${randomBytes(12).toString('hex')}`;
 const REGION = '/compute/v1/projects/p/regions/us-east1';
 const AUTH = { authorization: 'Bearer x', 'content-type': 'application/json' };
-let cli = '';
+let cli: { file: string; dispose: () => void } | undefined;
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read loosely in assertions
 type Json = any;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  // The CLI from its TypeScript sources, bundled (PGlite and pg resolved from the service
-  // package), outside the checkout's tracked files.
-  const cache = join(root, 'packages/service/node_modules/.cache/listkit-tests');
-  mkdirSync(cache, { recursive: true });
-  cli = join(cache, `cli-${process.pid}.mjs`);
-  await build({
-    entryPoints: [join(root, 'packages/service/src/cli.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: cli,
-    external: ['@electric-sql/pglite', 'pg'],
-    alias: {
-      '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
-      '@listkit/query': join(root, 'packages/query/src/index.ts'),
-    },
-    logLevel: 'silent',
-  });
+  // The CLI from its TypeScript sources, bundled.
+  cli = await bundleServiceModule('packages/service/src/cli.ts');
 }, 60_000);
 
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
-  rmSync(cli, { force: true });
+  cli?.dispose();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -54,7 +35,7 @@ afterAll(() => {
 function serve(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    [cli, 'serve', '--port', '0', '--no-sample-data', ...flags],
+    [cli?.file ?? '', 'serve', '--port', '0', '--no-sample-data', ...flags],
     {
       env: { ...process.env, LISTKIT_PAGE_TOKEN_SECRETS: SECRETS, LISTKIT_DATABASE_URL: '' },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,6 +1,7 @@
 import { ListkitError } from '@listkit/query';
 import type { Context } from 'hono';
 import { DomainError } from '../domain-error.js';
+import { isStatementTimeout } from '../store/statement-timeout.js';
 import { StoreError } from '../store/store-error.js';
 import { ApiError } from './api-error.js';
 import { domainErrorToApiError } from './domain-errors.js';
@@ -11,7 +12,8 @@ import { queryParam } from './query.js';
  * The one mapping of what a call throws to the Google error envelope: an {@link ApiError} as it
  * is, a domain error ({@link StoreError}, {@link DomainError}) in the dialect of the API the path
  * belongs to, and a list-engine {@link ListkitError} by the list input its problem concerns,
- * quoting that input from the request's query. Anything else is undefined (an internal error).
+ * quoting that input from the request's query; a database statement stopped for time outside a
+ * list call, a 503 the client may retry. Anything else is undefined (an internal error).
  *
  * @example
  * ```ts
@@ -32,6 +34,13 @@ export function apiErrorOf(error: unknown, c: Context): ApiError | undefined {
       pageToken: queryParam(c, 'pageToken'),
       pageSize: queryParam(c, 'maxResults'),
     });
+  }
+  if (isStatementTimeout(error)) {
+    return new ApiError(
+      503,
+      'backendError',
+      `The emulator's database did not answer in time. ${(error as Error).message}`,
+    );
   }
   return undefined;
 }

@@ -65,6 +65,9 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
         client.release();
       }
     },
+    outsideTransaction: async (text) => {
+      await pool.query(text);
+    },
     close: () => pool.end(),
   };
 }

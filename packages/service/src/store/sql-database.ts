@@ -25,6 +25,25 @@ export interface SqlSession {
 export interface SqlDatabase {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `work` in one transaction (committed when it resolves, rolled back when it throws). */
-  transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SqlSession) => Promise<T>, settings?: TransactionSettings): Promise<T>;
+  /** Runs one statement outside any transaction: maintenance such as VACUUM, which refuses one. */
+  outsideTransaction(text: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * How one transaction runs.
+ *
+ * @example
+ * ```ts
+ * await db.transaction((tx) => tx.query(listStatement), { statementTimeoutMs: 5_000 });
+ * ```
+ */
+export interface TransactionSettings {
+  /**
+   * The longest each statement may run. PGlite enforces it from outside its thread (a statement
+   * past it fails with SQLSTATE 57014); a server is told with `statement_timeout` by the
+   * statements themselves (listStatementSettings), so the PostgreSQL database ignores it.
+   */
+  statementTimeoutMs?: number;
 }

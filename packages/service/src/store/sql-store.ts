@@ -41,6 +41,9 @@ export interface SqlStoreOptions {
   listTimeoutMs?: number;
 }
 
+/** The default of {@link SqlStoreOptions.listTimeoutMs}. */
+const DEFAULT_LIST_TIMEOUT_MS = 5_000;
+
 type OperationRow = {
   resource: string;
   meta: string;
@@ -93,12 +96,16 @@ export async function openSqlStore(
     for (const table of tables) statistics.wrote(table);
     return result;
   };
+  const listTimeoutMs = options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
   const run: SqlRunner = (statements) =>
-    tx(async (session) => {
-      let rows: Record<string, unknown>[] = [];
-      for (const s of statements) rows = await session.query(s.text, s.params);
-      return rows;
-    });
+    tx(
+      async (session) => {
+        let rows: Record<string, unknown>[] = [];
+        for (const s of statements) rows = await session.query(s.text, s.params);
+        return rows;
+      },
+      { statementTimeoutMs: listTimeoutMs },
+    );
   const list = <T extends object>(
     table: SqlTable,
     request: StoreListRequest,
@@ -113,7 +120,7 @@ export async function openSqlStore(
         pageTokens,
         run,
         scope,
-        statementTimeoutMs: options.listTimeoutMs,
+        statementTimeoutMs: listTimeoutMs,
         ...(readResource ? { readResource } : {}),
       },
     );

@@ -1,0 +1,65 @@
+// @ts-check
+/**
+ * The thread that owns a PGlite database (see pglite-database.ts, which starts it and is the only
+ * thing that talks to it). PGlite runs each statement to the end on the thread that calls it, so
+ * in the server's own thread one slow statement stopped every request, health checks included;
+ * here it stops only this thread, which the server can terminate from outside.
+ *
+ * Plain JavaScript, not TypeScript, so the same file runs as a worker from the sources (tests)
+ * and from dist (tsup copies it as an entry of its own).
+ *
+ * Messages in: `{ id, text, params }` runs one statement (`alone: true` runs it outside any
+ * transaction, for VACUUM); `{ id, close: true }` closes the database. Messages out:
+ * `{ ready: true }` once open; `{ id, rows }` or `{ id, error }` for each message in.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+const port = parentPort;
+if (!port) throw new Error('pglite-worker.js runs as a worker thread');
+
+/** @type {{ dataDir: string }} */
+const { dataDir } = workerData;
+const db = await PGlite.create(dataDir);
+
+/**
+ * The fields of a database error the store reads (`code` above all), as plain data: an Error's
+ * own properties do not survive postMessage's structured clone, only its message does.
+ *
+ * @param {unknown} error
+ */
+function describe(error) {
+  if (!(error instanceof Error)) return { message: String(error) };
+  /** @type {Record<string, unknown>} */
+  const fields = { message: error.message };
+  for (const [key, value] of Object.entries(error)) {
+    if (typeof value === 'string' || typeof value === 'number') fields[key] = value;
+  }
+  return fields;
+}
+
+port.on(
+  'message',
+  /** @param {{ id: number, text?: string, params?: unknown[], alone?: boolean, close?: boolean }} message */
+  async (message) => {
+    const { id } = message;
+    try {
+      if (message.close) {
+        await db.close();
+        port.postMessage({ id, rows: [] });
+        return;
+      }
+      const text = message.text ?? '';
+      if (message.alone) {
+        await db.exec(text);
+        port.postMessage({ id, rows: [] });
+        return;
+      }
+      const result = await db.query(text, message.params ?? []);
+      port.postMessage({ id, rows: result.rows });
+    } catch (error) {
+      port.postMessage({ id, error: describe(error) });
+    }
+  },
+);
+port.postMessage({ ready: true });
