@@ -595,6 +595,37 @@ describe('PGlite in a data directory', () => {
     }
   }, 120_000);
 
+  it('reuses the space of deleted rules under churn (PGlite runs no autovacuum)', async () => {
+    const db = await openPgliteDatabase(dataDir());
+    const store = await openSqlStore(db, { pageTokens: await codec() });
+    const size = async () => {
+      const rows = await db.transaction((tx) =>
+        tx.query<{ bytes: number }>(
+          "SELECT pg_total_relation_size('forwarding_rules')::float8 AS bytes",
+        ),
+      );
+      return Number(rows[0]?.bytes);
+    };
+    const churn = async (round: number) => {
+      for (let i = 0; i < 100; i++) {
+        await store.rules.put(east, rule(east, `churn-${round}-${i}`, i, { round: `${round}` }));
+      }
+      for (let i = 0; i < 100; i++) {
+        await store.rules.delete(east, `churn-${round}-${i}`, write(east, 'delete'));
+      }
+    };
+    try {
+      for (let round = 0; round < 3; round++) await churn(round);
+      const early = await size();
+      for (let round = 3; round < 15; round++) await churn(round);
+      // Without VACUUM every round's 100 dead rows stay: the table grew 4x over these rounds
+      // (516 KB to 2.1 MB); with it, it stayed at 303 KB.
+      expect(await size()).toBeLessThanOrEqual(early * 2);
+    } finally {
+      await store.close();
+    }
+  }, 300_000);
+
   it('runs version 2 again over a database that already has its columns and tables (a run not recorded)', async () => {
     const db = await openPgliteDatabase(dataDir());
     const store = await openSqlStore(db, { pageTokens: await codec() });

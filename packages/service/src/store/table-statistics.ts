@@ -12,9 +12,9 @@ const SCALE_FACTOR = 0.1;
 const thresholdOf = (rows: number) => BASE_THRESHOLD + SCALE_FACTOR * Math.max(0, rows);
 
 /**
- * Keeps the planner's statistics of a PGlite store fresh. A PostgreSQL server's autovacuum
- * analyses a table after enough of it changed; PGlite has no autovacuum launcher, so its tables
- * would never be analysed and the planner would guess: at 10^5 rules a page of 500 took 325 ms
+ * Keeps the planner's statistics of a PGlite store fresh, and its tables vacuumed. A PostgreSQL
+ * server's autovacuum analyses a table after enough of it changed; PGlite has no autovacuum
+ * launcher, so its tables would never be analysed and the planner would guess: at 10^5 rules a page of 500 took 325 ms
  * (a bitmap scan of the region and a sort) instead of 6-8 ms by the primary key
  * (BENCHMARKS.md, "Stores over HTTP"). This applies autovacuum's rule in the process: at open,
  * a table whose statistics are missing, or off from its row count by the threshold, is analysed;
@@ -87,13 +87,16 @@ export class TableStatistics {
   private async analyse(table: AnalysedTable): Promise<void> {
     const db = this.db!;
     this.changed.set(table, 0);
-    const rows = await db.transaction(async (tx) => {
-      await tx.query(`ANALYZE ${table}`);
-      return tx.query<{ reltuples: number }>(
+    // VACUUM too, as autovacuum would: without it the space of deleted and updated rows is never
+    // reused and the data directory grows under churn even with no live rows. It refuses to run
+    // inside a transaction.
+    await db.outsideTransaction(`VACUUM (ANALYZE) ${table}`);
+    const rows = await db.transaction((tx) =>
+      tx.query<{ reltuples: number }>(
         'SELECT reltuples::float8 AS reltuples FROM pg_class WHERE relname = $1',
         [table],
-      );
-    });
+      ),
+    );
     this.rowsAtAnalysis.set(table, Math.max(0, Number(rows[0]?.reltuples ?? 0)));
   }
 }
