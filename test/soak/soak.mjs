@@ -11,21 +11,34 @@
 // 4. Churn: the same clients insert and delete for SOAK_CHURN_SECONDS (default 600), sampling
 //    the server's RSS after 1 minute (or a tenth of the run, if shorter) and at the end.
 //
-// Prints p50/p99 per call, the 5xx count and server RSS at start and end.
+// 5. Stall probe, during the churn: a health check every 100 ms, and every 10 s a list with a
+//    regex whose cost explodes in a backtracking engine (`description eq "(.?){200}.{200}"`);
+//    health latency shows whether any request stopped the server's event loop.
+//
+// Runs once per store in SOAK_STORES (default `memory,pglite`; pglite in a fresh data directory,
+// whose size is sampled every 30 s of the churn: it should level off after the first minutes).
+// Prints p50/p99 per call, the 5xx count, server RSS at start and end, and at the end health
+// latency of each store side by side.
 // Every loop is bounded in count and time: each client stops at its deadline or after
 // SOAK_MAX_CALLS_PER_CLIENT calls, each request aborts after 15 s, and a watchdog ends the run.
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const STORES = (process.env.SOAK_STORES ?? 'memory,pglite').split(',').filter(Boolean);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 50);
 const MIXED_SECONDS = Number(process.env.SOAK_MIXED_SECONDS ?? 30);
 const CHURN_SECONDS = Number(process.env.SOAK_CHURN_SECONDS ?? 600);
 const MAX_CALLS = Number(process.env.SOAK_MAX_CALLS_PER_CLIENT ?? 1_000_000);
 const ORDERS = Number(process.env.SOAK_ORDERS ?? 500);
 const REQUEST_TIMEOUT_MS = 15_000;
-const WATCHDOG_MS = (MIXED_SECONDS + CHURN_SECONDS + 120) * 1000;
+const WATCHDOG_MS = (MIXED_SECONDS + CHURN_SECONDS + 180) * 1000 * STORES.length;
+const HEALTH_EVERY_MS = 100;
+const HOSTILE_EVERY_MS = 10_000;
+const HOSTILE_FILTER = 'description eq "(.?){200}.{200}"';
 const PROJECT = 'soak-project';
 const REGIONS = ['us-central1', 'europe-west1'];
 const PACKAGE = 'com.example.soak';
@@ -42,10 +55,10 @@ watchdog.unref();
 // ---------------------------------------------------------------------------------------------
 // The server
 
-function startServer() {
+function startServer(storeFlags) {
   const child = spawn(
     process.execPath,
-    [cli, 'serve', '--port', '0', '--host', '127.0.0.1', '--no-sample-data'],
+    [cli, 'serve', '--port', '0', '--host', '127.0.0.1', '--no-sample-data', ...storeFlags],
     {
       stdio: ['ignore', 'ignore', 'pipe'], // stdout is one JSON line per request: not needed
       env: { ...process.env, LISTKIT_AUTH_CONFIG: '', LISTKIT_CONTROL_TOKEN: '' },
@@ -53,7 +66,7 @@ function startServer() {
   );
   return new Promise((resolve, reject) => {
     let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000);
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
       const match = /listkit emulator on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
@@ -71,6 +84,15 @@ function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
   return Math.round(kb / 1024);
+}
+
+/** The bytes of every file under `dir`, in MB. */
+function directoryMb(dir) {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) bytes += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return Math.round(bytes / 1024 / 1024);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +141,15 @@ const percentile = (sorted, p) =>
     ? 0
     : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+/** Prints the calls' latencies and clears them; returns the health probe's p50, p99 and max. */
 function printStats(title) {
+  const health = stats.get('health');
+  const healthSorted = health ? Float64Array.from(health.ms).sort() : new Float64Array();
+  const healthFigures = {
+    p50: percentile(healthSorted, 50),
+    p99: percentile(healthSorted, 99),
+    max: healthSorted.at(-1) ?? 0,
+  };
   console.log(`\n${title}`);
   console.log('| call | calls | p50 ms | p99 ms | statuses |');
   console.log('| ---- | ----: | -----: | -----: | -------- |');
@@ -134,6 +164,7 @@ function printStats(title) {
     );
   }
   stats.clear();
+  return healthFigures;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,6 +280,23 @@ async function churnClient(base, ledger, client, deadline, from) {
   }
 }
 
+/** Health every 100 ms and the hostile regex list every 10 s, until `deadline`. */
+async function stallProbe(base, deadline) {
+  let nextHostile = Date.now() + HOSTILE_EVERY_MS;
+  const hostile = [];
+  while (Date.now() < deadline) {
+    if (Date.now() >= nextHostile) {
+      nextHostile += HOSTILE_EVERY_MS;
+      const query = new URLSearchParams({ filter: HOSTILE_FILTER, maxResults: '50' });
+      // Not awaited: health goes on being asked while it runs.
+      hostile.push(call('hostile list', 'GET', `${rulesUrl(base, REGIONS[0])}?${query}`));
+    }
+    await call('health', 'GET', `${base}/_listkit/health`);
+    await new Promise((resolve) => setTimeout(resolve, HEALTH_EVERY_MS));
+  }
+  await Promise.all(hostile);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Invariants
 
@@ -316,8 +364,12 @@ async function checkInvariants(base, ledgers) {
 
 // ---------------------------------------------------------------------------------------------
 
-async function main() {
-  const { child, url } = await startServer();
+/** Mixed load, invariants, churn with the stall probe, invariants again, on one store. */
+async function soak(store) {
+  const dataDir = store === 'pglite' ? mkdtempSync(join(tmpdir(), 'listkit-soak-')) : undefined;
+  const { child, url } = await startServer(dataDir ? ['--data-dir', dataDir] : []);
+  serverErrors = 0;
+  transportErrors = 0;
   try {
     const purchaseTime = new Date(Date.now() - 86_400_000).toISOString();
     const seeded = await call('seed', 'POST', `${url}/_listkit/seed`, {
@@ -331,6 +383,7 @@ async function main() {
     if (seeded.status !== 200) throw new Error(`seed failed: ${JSON.stringify(seeded.json)}`);
     stats.clear();
     const rssStart = rssMb(child.pid);
+    console.log(`\n## Store: ${store}${dataDir ? ` (${dataDir})` : ''}`);
     console.log(`soak: server ${url} (pid ${child.pid}), RSS at start ${rssStart} MB`);
     console.log(
       `soak: ${CLIENTS} clients, mixed ${MIXED_SECONDS} s, churn ${CHURN_SECONDS} s, node ${process.version}`,
@@ -357,13 +410,21 @@ async function main() {
     const sampler = setTimeout(() => {
       rssEarly = rssMb(child.pid);
     }, earlyAt);
-    await Promise.all(ledgers.map((ledger, i) => churnClient(url, ledger, i, churnEnd, 1_000_000)));
+    const directorySizes = [];
+    const directorySampler = dataDir
+      ? setInterval(() => directorySizes.push(directoryMb(dataDir)), 30_000)
+      : undefined;
+    await Promise.all([
+      ...ledgers.map((ledger, i) => churnClient(url, ledger, i, churnEnd, 1_000_000)),
+      stallProbe(url, churnEnd),
+    ]);
     clearTimeout(sampler);
-    printStats(`Churn (${CLIENTS} clients, ${CHURN_SECONDS} s)`);
+    clearInterval(directorySampler);
+    const health = printStats(`Churn (${CLIENTS} clients, ${CHURN_SECONDS} s, stall probe)`);
     const rssEnd = rssMb(child.pid);
     const churnInvariants = await checkInvariants(url, ledgers);
 
-    console.log('\nSummary');
+    console.log(`\nSummary (${store})`);
     console.log(
       `  5xx answers: ${serverErrors} (mixed ${mixed5xx}); transport errors: ${transportErrors}`,
     );
@@ -375,12 +436,45 @@ async function main() {
       `  server RSS: start ${rssStart} MB, after mixed ${rssAfterMixed} MB, churn +${Math.round(earlyAt / 1000)} s ${rssEarly ?? '?'} MB, end ${rssEnd} MB` +
         (rssEarly ? ` (end / early = ${(rssEnd / rssEarly).toFixed(2)})` : ''),
     );
+    console.log(
+      `  health under churn: p50 ${health.p50.toFixed(1)} ms, p99 ${health.p99.toFixed(1)} ms, max ${health.max.toFixed(1)} ms`,
+    );
+    if (dataDir) {
+      console.log(
+        `  data directory, every 30 s of the churn: ${directorySizes.join(', ')} MB; at the end ${directoryMb(dataDir)} MB`,
+      );
+    }
     const failed =
       serverErrors > 0 || invariants.problems.length > 0 || churnInvariants.problems.length > 0;
-    process.exitCode = failed ? 1 : 0;
+    return { store, failed, health };
   } finally {
     child.kill('SIGTERM');
+    await new Promise((resolve) =>
+      child.exitCode === null ? child.once('exit', resolve) : resolve(),
+    );
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function main() {
+  const results = [];
+  for (const store of STORES) results.push(await soak(store));
+  console.log('\n## Health under churn, by store');
+  console.log('| store | p50 ms | p99 ms | max ms |');
+  console.log('| ----- | -----: | -----: | -----: |');
+  for (const { store, health } of results) {
+    console.log(
+      `| ${store} | ${health.p50.toFixed(1)} | ${health.p99.toFixed(1)} | ${health.max.toFixed(1)} |`,
+    );
+  }
+  const memory = results.find((r) => r.store === 'memory');
+  for (const r of results) {
+    if (r !== memory && memory)
+      console.log(
+        `${r.store} health p99 / memory's: ${(r.health.p99 / memory.health.p99).toFixed(2)}x`,
+      );
+  }
+  process.exitCode = results.some((r) => r.failed) ? 1 : 0;
 }
 
 main().catch((error) => {
