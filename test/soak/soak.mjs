@@ -195,6 +195,8 @@ async function insert(base, ledger, client, seq) {
     // An explicit, unique address: the emulator's pool for rules without one is small.
     {
       name,
+      // Text for the stall probe's regex to work through.
+      description: `soak rule ${name} inserted by client ${client} as call ${seq} of its run`,
       IPAddress: `203.${client}.${(seq >> 8) & 255}.${seq & 255}`,
       IPProtocol: 'TCP',
       portRange: '80',
