@@ -28,7 +28,7 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
       const principal = c.var.caller;
       const { project, region } = regionOf(c);
       const requestId = requestIdParam(queryParam(c, 'requestId'));
-      const body = await readJsonBody(c.req.raw, state.bodyLimit);
+      const body = await readJsonBody(c.req.raw, 'resource', state.bodyLimit);
       const name =
         typeof (body as { name?: unknown } | undefined)?.name === 'string'
           ? (body as { name: string }).name

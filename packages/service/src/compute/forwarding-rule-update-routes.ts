@@ -32,7 +32,7 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
   });
   app.post(`${REGIONAL}/forwardingRules/:name/setLabels`, setLabels, async (c) => {
     const { principal, project, region, name } = ruleCall(c);
-    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    const body = await readJsonBody(c.req.raw, '', state.bodyLimit);
     // The write is conditional on the fingerprint read: of concurrent setLabels, one wins.
     // Recorded from the real API: setLabels is already DONE in its first answer.
     return c.json(
@@ -53,7 +53,7 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
   app.post(`${REGIONAL}/forwardingRules/:name/setTarget`, setTarget, async (c) => {
     const { principal, project, region, name } = ruleCall(c);
     const requestId = requestIdParam(queryParam(c, 'requestId'));
-    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    const body = await readJsonBody(c.req.raw, '', state.bodyLimit);
     const where = { project, region };
     return c.json(
       await state.forwardingRules.update(
@@ -83,7 +83,7 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
   });
   app.patch(`${REGIONAL}/forwardingRules/:name`, patch, async (c) => {
     const { principal, project, region, name } = ruleCall(c);
-    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    const body = await readJsonBody(c.req.raw, 'resource', state.bodyLimit);
     const where = { project, region };
     return c.json(
       await state.forwardingRules.update(

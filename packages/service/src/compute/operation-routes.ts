@@ -30,7 +30,7 @@ export function operationRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
       permission: onRegion('compute.regionOperations.get'),
     }),
     async (c) => {
-      await readJsonBody(c.req.raw, state.bodyLimit); // the Node client sends the two bytes ""
+      await readJsonBody(c.req.raw, '', state.bodyLimit); // the Node client sends the two bytes ""
       return c.json(await state.operations.wait(regionOf(c), c.req.param('operation')));
     },
   );
