@@ -10,6 +10,7 @@ import {
   READ_SCOPES,
   REGIONAL,
   regionOf,
+  ruleTarget,
   WRITE_SCOPES,
 } from './compute-call.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
@@ -29,6 +30,7 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     method: 'compute.forwardingRules.setLabels',
     scopes: WRITE_SCOPES,
     permission: onRule('compute.forwardingRules.setLabels'),
+    target: ruleTarget,
   });
   app.post(`${REGIONAL}/forwardingRules/:name/setLabels`, setLabels, async (c) => {
     const { principal, project, region, name } = ruleCall(c);
@@ -49,6 +51,7 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     method: 'compute.forwardingRules.setTarget',
     scopes: WRITE_SCOPES,
     permission: onRule('compute.forwardingRules.update'),
+    target: ruleTarget,
   });
   app.post(`${REGIONAL}/forwardingRules/:name/setTarget`, setTarget, async (c) => {
     const { principal, project, region, name } = ruleCall(c);
@@ -80,6 +83,7 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     method: 'compute.forwardingRules.patch',
     scopes: WRITE_SCOPES,
     permission: onRule('compute.forwardingRules.update'),
+    target: ruleTarget,
   });
   app.patch(`${REGIONAL}/forwardingRules/:name`, patch, async (c) => {
     const { principal, project, region, name } = ruleCall(c);
