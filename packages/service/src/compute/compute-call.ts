@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
-import type { PermissionRule } from '../http/api-call.js';
-import { resourceName } from './forwarding-rules.js';
+import type { PathTarget, PermissionRule } from '../http/api-call.js';
+import { resourceName, ruleNotFound } from './forwarding-rules.js';
+import { operationNotFound } from './operations.js';
 
 /** The path of a region's collections; routes append `/forwardingRules`, `/operations`, … */
 export const REGIONAL = '/compute/v1/projects/:project/regions/:region';
@@ -76,4 +77,30 @@ export function onRule(name: string): PermissionRule {
       return { project, resource: resourceName(project, region, c.req.param('name')!) };
     },
   };
+}
+
+/**
+ * `target` of a call on the forwarding rule the path names (`…/forwardingRules/{name}`).
+ *
+ * @example
+ * ```ts
+ * apiCall(state, { method, scopes: READ_SCOPES, permission: onRule('compute.forwardingRules.get'), target: ruleTarget });
+ * ```
+ */
+export function ruleTarget(c: Context): PathTarget {
+  const name = c.req.param('name')!;
+  return { names: [name], missing: () => ruleNotFound(regionOf(c), name) };
+}
+
+/**
+ * `target` of a call on the operation the path names (`…/operations/{operation}`).
+ *
+ * @example
+ * ```ts
+ * apiCall(state, { method, scopes: READ_SCOPES, permission: onRegion('compute.regionOperations.get'), target: operationTarget });
+ * ```
+ */
+export function operationTarget(c: Context): PathTarget {
+  const name = c.req.param('operation')!;
+  return { names: [name], missing: () => operationNotFound(regionOf(c), name) };
 }

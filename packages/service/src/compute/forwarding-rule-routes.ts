@@ -5,7 +5,15 @@ import { apiCall } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
 import { JSON_CONTENT_TYPE } from '../http/json-content-type.js';
 import { queryParam } from '../http/query.js';
-import { onRegion, onRule, READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from './compute-call.js';
+import {
+  onRegion,
+  onRule,
+  READ_SCOPES,
+  REGIONAL,
+  regionOf,
+  ruleTarget,
+  WRITE_SCOPES,
+} from './compute-call.js';
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
 import { resourceName } from './forwarding-rules.js';
 import { listPageBytes } from './list-page-bytes.js';
@@ -28,7 +36,7 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
       const principal = c.var.caller;
       const { project, region } = regionOf(c);
       const requestId = requestIdParam(queryParam(c, 'requestId'));
-      const body = await readJsonBody(c.req.raw, state.bodyLimit);
+      const body = await readJsonBody(c.req.raw, 'resource', state.bodyLimit);
       const name =
         typeof (body as { name?: unknown } | undefined)?.name === 'string'
           ? (body as { name: string }).name
@@ -92,6 +100,7 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
       method: 'compute.forwardingRules.get',
       scopes: READ_SCOPES,
       permission: onRule('compute.forwardingRules.get'),
+      target: ruleTarget,
     }),
     async (c) => c.json(await state.forwardingRules.get(regionOf(c), c.req.param('name'))),
   );
@@ -102,6 +111,7 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
       method: 'compute.forwardingRules.delete',
       scopes: WRITE_SCOPES,
       permission: onRule('compute.forwardingRules.delete'),
+      target: ruleTarget,
     }),
     async (c) =>
       c.json(await state.forwardingRules.delete(regionOf(c), c.req.param('name'), c.var.caller)),

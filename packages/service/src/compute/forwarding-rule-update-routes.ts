@@ -10,6 +10,7 @@ import {
   READ_SCOPES,
   REGIONAL,
   regionOf,
+  ruleTarget,
   WRITE_SCOPES,
 } from './compute-call.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
@@ -29,10 +30,11 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     method: 'compute.forwardingRules.setLabels',
     scopes: WRITE_SCOPES,
     permission: onRule('compute.forwardingRules.setLabels'),
+    target: ruleTarget,
   });
   app.post(`${REGIONAL}/forwardingRules/:name/setLabels`, setLabels, async (c) => {
     const { principal, project, region, name } = ruleCall(c);
-    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    const body = await readJsonBody(c.req.raw, '', state.bodyLimit);
     // The write is conditional on the fingerprint read: of concurrent setLabels, one wins.
     // Recorded from the real API: setLabels is already DONE in its first answer.
     return c.json(
@@ -49,11 +51,12 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     method: 'compute.forwardingRules.setTarget',
     scopes: WRITE_SCOPES,
     permission: onRule('compute.forwardingRules.update'),
+    target: ruleTarget,
   });
   app.post(`${REGIONAL}/forwardingRules/:name/setTarget`, setTarget, async (c) => {
     const { principal, project, region, name } = ruleCall(c);
     const requestId = requestIdParam(queryParam(c, 'requestId'));
-    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    const body = await readJsonBody(c.req.raw, '', state.bodyLimit);
     const where = { project, region };
     return c.json(
       await state.forwardingRules.update(
@@ -80,10 +83,11 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     method: 'compute.forwardingRules.patch',
     scopes: WRITE_SCOPES,
     permission: onRule('compute.forwardingRules.update'),
+    target: ruleTarget,
   });
   app.patch(`${REGIONAL}/forwardingRules/:name`, patch, async (c) => {
     const { principal, project, region, name } = ruleCall(c);
-    const body = await readJsonBody(c.req.raw, state.bodyLimit);
+    const body = await readJsonBody(c.req.raw, 'resource', state.bodyLimit);
     const where = { project, region };
     return c.json(
       await state.forwardingRules.update(

@@ -46,7 +46,7 @@ export class ForwardingRules {
   /** The rule, or `not_found` in Compute Engine's words. */
   async get(where: RegionRef, name: string): Promise<ForwardingRuleJson> {
     const rule = await this.options.store.get(where, name);
-    if (!rule) throw notFound(where, name);
+    if (!rule) throw ruleNotFound(where, name);
     return rule;
   }
 
@@ -196,7 +196,8 @@ function withFingerprints(rule: ForwardingRuleJson): ForwardingRuleJson {
   return rule;
 }
 
-const notFound = (where: RegionRef, name: string) =>
+/** The domain error of an unknown forwarding rule, named as Compute Engine names it. */
+export const ruleNotFound = (where: RegionRef, name: string) =>
   new StoreError(
     'not_found',
     `The resource '${resourceName(where.project, where.region, name)}' was not found`,

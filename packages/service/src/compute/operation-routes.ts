@@ -2,7 +2,14 @@ import type { Hono } from 'hono';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import { onRegion, READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from './compute-call.js';
+import {
+  onRegion,
+  operationTarget,
+  READ_SCOPES,
+  REGIONAL,
+  regionOf,
+  WRITE_SCOPES,
+} from './compute-call.js';
 import { listAnswer, listParams } from './list-params.js';
 
 /** Compute Engine's regional operations: get, wait, delete and list. */
@@ -13,6 +20,7 @@ export function operationRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
       method: 'compute.regionOperations.get',
       scopes: READ_SCOPES,
       permission: onRegion('compute.regionOperations.get'),
+      target: operationTarget,
     }),
     async (c) => {
       // Hono answers HEAD with this GET handler; a HEAD reads nothing, so it is no poll.
@@ -28,9 +36,10 @@ export function operationRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
       method: 'compute.regionOperations.wait',
       scopes: READ_SCOPES,
       permission: onRegion('compute.regionOperations.get'),
+      target: operationTarget,
     }),
     async (c) => {
-      await readJsonBody(c.req.raw, state.bodyLimit); // the Node client sends the two bytes ""
+      await readJsonBody(c.req.raw, '', state.bodyLimit); // the Node client sends the two bytes ""
       return c.json(await state.operations.wait(regionOf(c), c.req.param('operation')));
     },
   );
@@ -41,6 +50,7 @@ export function operationRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
       method: 'compute.regionOperations.delete',
       scopes: WRITE_SCOPES,
       permission: onRegion('compute.regionOperations.delete'),
+      target: operationTarget,
     }),
     async (c) => {
       await state.operations.delete(regionOf(c), c.req.param('operation'));

@@ -223,7 +223,7 @@ export class Operations {
   /** `DELETE …/operations/{name}`. */
   async delete(where: RegionRef, name: string): Promise<void> {
     await this.sweep();
-    if (!(await this.options.store.delete(where, name))) throw missing(where, name);
+    if (!(await this.options.store.delete(where, name))) throw operationNotFound(where, name);
   }
 
   /** `GET …/operations`, with the list engine; time-based completions are applied first. */
@@ -257,7 +257,7 @@ export class Operations {
 
   private async find(where: RegionRef, name: string): Promise<OperationRecord> {
     const record = await this.options.store.get(where, name);
-    if (!record) throw missing(where, name);
+    if (!record) throw operationNotFound(where, name);
     return record;
   }
 
@@ -274,11 +274,12 @@ export class Operations {
         return await this.options.store.update(next);
       } catch (error) {
         if (!isStoreError(error, 'condition_failed')) {
-          if (isStoreError(error, 'not_found')) throw missing(record, record.operation.name);
+          if (isStoreError(error, 'not_found'))
+            throw operationNotFound(record, record.operation.name);
           throw error;
         }
         const fresh = await this.options.store.get(record, record.operation.name);
-        if (!fresh) throw missing(record, record.operation.name);
+        if (!fresh) throw operationNotFound(record, record.operation.name);
         current = fresh;
       }
     }
@@ -329,7 +330,7 @@ export class Operations {
 }
 
 /** The domain error of an unknown operation, named as Compute Engine names it. */
-function missing(where: RegionRef, name: string): StoreError {
+export function operationNotFound(where: RegionRef, name: string): StoreError {
   return new StoreError(
     'not_found',
     `The resource 'projects/${where.project}/regions/${where.region}/operations/${name}' was not found`,

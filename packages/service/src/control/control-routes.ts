@@ -55,7 +55,7 @@ export function controlRoutes(
   });
 
   app.post(`${p}/seed`, async (c) => {
-    const body = (await readJsonBody(c.req.raw, state.bodyLimit)) as Seed | undefined;
+    const body = (await readJsonBody(c.req.raw, 'seed', state.bodyLimit)) as Seed | undefined;
     return c.json({ added: await seedState(state, body ?? {}) });
   });
 
@@ -74,7 +74,7 @@ export function controlRoutes(
   };
   app.get(`${p}/clock`, (c) => c.json(clockJson()));
   app.post(`${p}/clock`, async (c) => {
-    const body = ((await readJsonBody(c.req.raw, state.bodyLimit)) ?? {}) as Record<
+    const body = ((await readJsonBody(c.req.raw, 'clock', state.bodyLimit)) ?? {}) as Record<
       string,
       unknown
     >;
@@ -113,7 +113,7 @@ export function controlRoutes(
 
   app.get(`${p}/operations/policy`, (c) => c.json(state.operationPolicy));
   app.put(`${p}/operations/policy`, async (c) => {
-    const policy = parseOperationPolicy(await readJsonBody(c.req.raw, state.bodyLimit));
+    const policy = parseOperationPolicy(await readJsonBody(c.req.raw, 'policy', state.bodyLimit));
     if (typeof policy === 'string') throw errors.badRequest(`operation policy: ${policy}`);
     state.operationPolicy = policy;
     await saveSettings(state);
@@ -122,7 +122,7 @@ export function controlRoutes(
 
   app.get(`${p}/faults`, (c) => c.json({ faults: state.faults.list() }));
   app.post(`${p}/faults`, async (c) => {
-    const rule = parseFaultRule(await readJsonBody(c.req.raw, state.bodyLimit));
+    const rule = parseFaultRule(await readJsonBody(c.req.raw, 'fault', state.bodyLimit));
     if (typeof rule === 'string') throw errors.badRequest(`fault: ${rule}`);
     state.faults.add(rule);
     await saveSettings(state);

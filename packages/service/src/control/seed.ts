@@ -3,6 +3,7 @@ import { checkSeededForwardingRule } from '../compute/forwarding-rule-validation
 import { previewText } from '../compute/value-preview.js';
 import type { EmulatorState } from '../emulator-state.js';
 import { ApiError, errors } from '../http/api-error.js';
+import { checkBodyText } from '../http/request-text.js';
 import type { OrderSeed } from '../publisher/order.js';
 import { checkOrderSeed } from './order-seed.js';
 
@@ -27,13 +28,16 @@ export interface Seed {
 /**
  * Adds seed resources (server-set fields such as `creationTimestamp` are kept when present,
  * filled otherwise). Every item is checked first, by the same field rules as the API (rules:
- * {@link checkSeededForwardingRule}; orders: {@link checkOrderSeed}), so a rejected seed adds
+ * {@link checkSeededForwardingRule}; orders: {@link checkOrderSeed}), and its text by the rule
+ * for request text (`checkBodyText`: no U+0000, no unpaired surrogate), so a rejected seed adds
  * nothing; the 400 names the item. Returns how many were added.
  */
 export async function seedState(state: EmulatorState, seed: Seed): Promise<number> {
   if (typeof seed !== 'object' || seed === null || Array.isArray(seed)) {
     throw errors.badRequest('a seed is an object: { forwardingRules: [...], orders: [...] }');
   }
+  // The rule for request text holds for a seed from the options too: no store holds U+0000.
+  checkBodyText(seed, 'seed');
   const rules = listOf(seed.forwardingRules, 'forwardingRules').map(checkRuleEntry);
   const orders = listOf(seed.orders, 'orders').map(checkOrderSeed);
   // One seed describes a set of resources: a name given twice would silently replace the first.

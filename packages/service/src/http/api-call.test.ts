@@ -104,4 +104,25 @@ describe('apiCall', () => {
     const { get } = app(faults);
     expect((await get('/p/p/things/a')).status).toBe(503);
   });
+
+  it('answers who may call first, then refuses a query parameter holding U+0000 (400 naming it)', async () => {
+    const { get } = app();
+    expect((await get('/p/p/things/a?filter=%00')).status).toBe(401);
+    expect((await get('/p/p/things/a?filter=%00', 'nobody')).status).toBe(403);
+    const res = await get('/p/p/things/a?alt=json&filter=a%00', 'reader');
+    expect(res.status).toBe(400);
+    expect(res.json.error?.message).toBe(
+      "Invalid value for field 'filter': 'a\\u0000'. Must be valid UTF-8 text without NUL (U+0000).",
+    );
+  });
+
+  it('answers a name in the path holding U+0000 as a path nothing serves, when the route declares no target', async () => {
+    const { get } = app();
+    expect((await get('/p/p/things/a%00b', 'nobody')).status).toBe(403);
+    const res = await get('/p/p/things/a%00b', 'reader');
+    expect(res.status).toBe(404);
+    expect(res.json.error?.message).toBe(
+      'The requested URL /p/p/things/a%00b was not found on this server.',
+    );
+  });
 });

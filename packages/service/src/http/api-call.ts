@@ -2,6 +2,9 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { type Principal, requirePermission, requireScope } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
+import { ApiError } from './api-error.js';
+import { checkQueryText, isAcceptedText } from './request-text.js';
+import { requestUrl } from './request-url.js';
 
 /** The Hono variables of a route behind {@link apiCall}: the authenticated caller. */
 export type CallEnv = EmulatorEnv & { Variables: { caller: Principal } };
@@ -25,12 +28,29 @@ export interface CallRule {
    * resource is known only from the body (an insert checks it in its handler).
    */
   permission?: PermissionRule;
+  /**
+   * The resource the path names, when it names one: its names as decoded from the path, and the
+   * API's answer when it does not exist. A name holding U+0000 or an unpaired surrogate is the
+   * name of nothing on any store (`request-text.ts`), so the call answers that not found before
+   * any store is read.
+   */
+  target?: (c: Context) => PathTarget;
+}
+
+/** A resource a path names (see {@link CallRule.target}). */
+export interface PathTarget {
+  /** The path's names of it, decoded (a rule's name; a package name and an order id). */
+  names: readonly string[];
+  /** The error the API answers for a resource that does not exist (a not-found domain error). */
+  missing: () => Error;
 }
 
 /**
  * The start of every API call, as Hono middleware declared once per route: name the call for the
  * request log, apply injected faults, authenticate (401), check the scope (403) and, when the
- * path names the resource, the permission (403). The handler reads the caller from
+ * path names the resource, the permission (403); then the caller's text, before any store is
+ * touched (`request-text.ts`): a query parameter holding U+0000 or an unpaired surrogate is 400
+ * naming it, a resource named so in the path is not found. The handler reads the caller from
  * `c.var.caller`.
  *
  * @example
@@ -53,7 +73,24 @@ export function apiCall(state: Pick<EmulatorState, 'faults' | 'authenticate'>, r
       const { project, resource } = rule.permission.on(c);
       requirePermission(caller, project, rule.permission.name, resource);
     }
+    checkQueryText(c);
+    // Every name of the path (a route without a declared target too, should one be added).
+    const target = rule.target?.(c);
+    const names = [
+      ...Object.values(c.req.param() as Record<string, string>),
+      ...(target?.names ?? []),
+    ];
+    if (!names.every(isAcceptedText)) throw target ? target.missing() : urlNotFound(c);
     c.set('caller', caller);
     await next();
   });
+}
+
+/** The emulator's answer for a path it does not serve (as `app.notFound` words it). */
+function urlNotFound(c: Context): ApiError {
+  return new ApiError(
+    404,
+    'notFound',
+    `The requested URL ${requestUrl(c).pathname} was not found on this server.`,
+  );
 }

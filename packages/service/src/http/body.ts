@@ -1,4 +1,5 @@
 import { ApiError, errors } from './api-error.js';
+import { checkBodyText } from './request-text.js';
 
 /** Request bodies above this size get 413 (Compute's own limit is not published). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -6,19 +7,34 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /**
  * Reads a JSON request body. An absent or empty body, and the two-byte body `""` that the Node
  * compute client sends on `wait`, read as `undefined`. Malformed JSON is 400 with the parser's
- * reason; a body over `limit` bytes is 413.
+ * reason; a body over `limit` bytes is 413; a body holding U+0000 or an unpaired surrogate in
+ * any string or key is 400 naming the field (`checkBodyText`), before any route uses it. `root`
+ * names the body in that message: `resource` for a Compute resource (`resource.description`),
+ * `''` for a request whose fields are named bare (`labels.env`).
+ *
+ * @example
+ * ```ts
+ * const body = await readJsonBody(c.req.raw, 'resource', state.bodyLimit);
+ * ```
  */
-export async function readJsonBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  root: string,
+  limit = DEFAULT_BODY_LIMIT,
+): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) throw tooLarge(limit);
   const text = (await readText(request, limit)).trim();
   if (text === '' || text === '""') return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw errors.badRequest(`Invalid JSON payload received. ${reason}`);
   }
+  checkBodyText(body, root);
+  return body;
 }
 
 /** Reads the body as text, stopping as soon as it grows past `limit` bytes. */

@@ -1,9 +1,26 @@
+import type { Context } from 'hono';
 import type { DomainError } from '../domain-error.js';
 import { StoreError } from '../store/store-error.js';
 import { ApiError } from './api-error.js';
 
 /** Which API answers: Compute Engine omits the canonical `status`; Android Publisher sends it. */
 export type ErrorDialect = 'compute' | 'publisher';
+
+/**
+ * The dialect of the API a request's path belongs to: Android Publisher under
+ * `/androidpublisher/` (and the spec's `/publisher/` alias), Compute Engine's otherwise.
+ *
+ * @example
+ * ```ts
+ * domainErrorToApiError(error, errorDialectOf(c));
+ * ```
+ */
+export function errorDialectOf(c: Context): ErrorDialect {
+  const path = c.req.path;
+  return path.startsWith('/androidpublisher/') || path.startsWith('/publisher/')
+    ? 'publisher'
+    : 'compute';
+}
 
 /**
  * The one mapping of domain errors ({@link StoreError}, {@link DomainError}) to the Google error

@@ -4,7 +4,7 @@ import { DomainError } from '../domain-error.js';
 import { isStatementTimeout } from '../store/statement-timeout.js';
 import { StoreError } from '../store/store-error.js';
 import { ApiError } from './api-error.js';
-import { domainErrorToApiError } from './domain-errors.js';
+import { domainErrorToApiError, errorDialectOf } from './domain-errors.js';
 import { listErrorToApiError } from './list-errors.js';
 import { queryParam } from './query.js';
 
@@ -23,9 +23,7 @@ import { queryParam } from './query.js';
 export function apiErrorOf(error: unknown, c: Context): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof StoreError || error instanceof DomainError) {
-    const path = c.req.path;
-    const publisher = path.startsWith('/androidpublisher/') || path.startsWith('/publisher/');
-    return domainErrorToApiError(error, publisher ? 'publisher' : 'compute');
+    return domainErrorToApiError(error, errorDialectOf(c));
   }
   if (error instanceof ListkitError) {
     return listErrorToApiError(error, {

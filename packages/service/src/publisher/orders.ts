@@ -56,7 +56,7 @@ export class Orders {
   /** The order (an unknown package and an unknown order answer alike). */
   async get(packageName: string, orderId: string): Promise<OrderState> {
     const order = await this.store.get(packageName, orderId);
-    if (!order) throw notFound(packageName, orderId);
+    if (!order) throw orderNotFound(packageName, orderId);
     return order;
   }
 
@@ -97,7 +97,8 @@ export class Orders {
   }
 }
 
-const notFound = (packageName: string, orderId: string) =>
+/** The domain error of an unknown order (or package): one answer for both. */
+export const orderNotFound = (packageName: string, orderId: string) =>
   new StoreError('not_found', `Order ${orderId} of application ${packageName} was not found.`);
 
 const alreadyRefunded = (orderId: string, time: string) =>

@@ -1,11 +1,12 @@
 import type { Context, Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
-import { apiCall } from '../http/api-call.js';
+import { apiCall, type PathTarget } from '../http/api-call.js';
 import { ApiError } from '../http/api-error.js';
 import { booleanParam, queryParam } from '../http/query.js';
 import { requestUrl } from '../http/request-url.js';
 import { orderResource } from './order.js';
+import { orderNotFound } from './orders.js';
 
 /** The scope of Android Publisher, and the spec's `{scope_prefix}/publisher` alias. */
 const SCOPES = ['androidpublisher', 'publisher'];
@@ -21,8 +22,16 @@ const badRequest = (message: string) =>
  * split, so ids holding `:`, `/`, spaces or `+` round-trip (`GPA.1%3A2%2F3%204%2B5:refund`).
  */
 export function publisherRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
-  const refund = apiCall(state, { method: 'androidpublisher.orders.refund', scopes: SCOPES });
-  const get = apiCall(state, { method: 'androidpublisher.orders.get', scopes: SCOPES });
+  const refund = apiCall(state, {
+    method: 'androidpublisher.orders.refund',
+    scopes: SCOPES,
+    target: orderPathTarget,
+  });
+  const get = apiCall(state, {
+    method: 'androidpublisher.orders.get',
+    scopes: SCOPES,
+    target: orderPathTarget,
+  });
   for (const root of ROOTS) {
     const orders = `${root}/applications/:packageName/orders/*`;
     // The order and its verb are read from the path before the call starts: an unknown verb is
@@ -47,6 +56,12 @@ export function publisherRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
 
 /** The Hono variables of an order route: the order its path names. */
 type OrderEnv = EmulatorEnv & { Variables: { order: { packageName: string; orderId: string } } };
+
+/** `target` of an order call: the package and order the path names (`orderTarget` read them). */
+function orderPathTarget(c: Context): PathTarget {
+  const { packageName, orderId } = (c as Context<OrderEnv>).var.order;
+  return { names: [packageName, orderId], missing: () => orderNotFound(packageName, orderId) };
+}
 
 /** Reads the order a path names, and answers 404 unless its verb is `verb` (none for a get). */
 function orderTarget(root: string, verb: string | undefined) {
