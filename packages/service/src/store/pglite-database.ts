@@ -19,7 +19,7 @@ export interface PgliteDatabaseOptions {
 }
 
 /** The default of {@link PgliteDatabaseOptions.statementTimeoutMs}. */
-export const DEFAULT_PGLITE_STATEMENT_TIMEOUT_MS = 60_000;
+const DEFAULT_PGLITE_STATEMENT_TIMEOUT_MS = 60_000;
 
 /** How long a clean close may take before the thread is terminated anyway. */
 const CLOSE_TIMEOUT_MS = 30_000;
