@@ -489,7 +489,7 @@ function tooLarge(
   return ListkitError.of(
     'filter',
     'regex_too_large',
-    `RE2 pattern "${quoted} compiles to a program of ${error.programSize} instructions, ${room}`,
+    `RE2 pattern "${quoted} compiles to a program of ${error.atLeast ? 'at least ' : ''}${error.programSize} instructions, ${room}`,
     span,
     context.source,
   );
