@@ -63,7 +63,7 @@ export interface CompileOptions extends ParseOptions {
   regexEngine?: RegexEngine;
   /**
    * Where compiled regexes come from and go back to. By default one cache per engine is shared
-   * by every filter of the process (1,000 patterns, 64 MiB); give your own to bound or drop the
+   * by every filter of the process (1,000 patterns, 16 MiB); give your own to bound or drop the
    * regexes of one tenant or one test separately. Its engine is the one used, so `regexEngine`,
    * if also given, must be the same.
    */
