@@ -5,16 +5,16 @@ import { isStorableText } from './sql-text.js';
  * to PostgreSQL. PostgreSQL's regex engine has no linear-time bound: it rebuilds its lazy DFA
  * for every row, and each state costs time in proportion to the NFA states active at once, which
  * grows with every optional or repeated copy. Measured on PGlite over 20,000 rule names
- * (test/bench/sql-regex-cost.mjs; fetching the column and full-matching in re2js takes 50–70 ms),
- * the costliest families at size 32 took ~55 ms (`.?` × 16) and ~85–100 ms (`.{0,32}`), about
- * what RE2 in this process costs; at 64, 165–325 ms; at 128, 0.3–1.1 s; a size-200 `.?` chain
- * ~1 s. Literal runs are cheap in PostgreSQL (a 210-character literal took 16 ms) but counted
- * alike: a long literal pattern stays in the residual, narrowed by its prefix and runs.
+ * (test/bench/sql-regex-cost.mjs, docs/sql.md), where fetching the column and full-matching with
+ * re2js takes 30–35 ms: at size 32 the costliest families took 50 ms (`.?` × 16) and 81 ms
+ * (`.{0,32}`), comparable to RE2; at 64, 156–271 ms; at 128, 0.3–1.7 s, growing with every row.
+ * Literal runs are cheap in PostgreSQL (a 210-character literal took 16 ms) but counted alike: a
+ * long literal pattern stays in the residual, narrowed by its prefix and runs.
  *
  * @example
  * ```ts
- * regexPushdownSize('.{0,32}') <= MAX_PUSHDOWN_REGEX_SIZE; // true: pushed down
- * regexPushdownSize('.{0,33}') <= MAX_PUSHDOWN_REGEX_SIZE; // false: RE2 decides in the residual
+ * regexPushdownSize('.{0,32}')! <= MAX_PUSHDOWN_REGEX_SIZE; // true: pushed down
+ * regexPushdownSize('.{0,33}')! <= MAX_PUSHDOWN_REGEX_SIZE; // false: RE2 decides in the residual
  * ```
  */
 export const MAX_PUSHDOWN_REGEX_SIZE = 32;
