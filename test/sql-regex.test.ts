@@ -113,6 +113,9 @@ function regexParity(open: () => Promise<TestDatabase>) {
   afterAll(() => db?.close());
 
   it('a translated pattern full-matches exactly what RE2 full-matches', async () => {
+    // About 40% of these patterns translate: a quantifier over a group that can match the empty
+    // string, or a count inside another repetition, stays in the residual (unbounded cost).
+    const runs = Number(process.env.LISTKIT_SQL_RUNS ?? 600);
     let translated = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -135,9 +138,9 @@ function regexParity(open: () => Promise<TestDatabase>) {
           expect(rows.map((r) => r.m)).toEqual(inputs.map((s) => re.fullMatch(s)));
         },
       ),
-      { numRuns: Number(process.env.LISTKIT_SQL_RUNS ?? 300) },
+      { numRuns: runs },
     );
-    expect(translated).toBeGreaterThan(100);
+    expect(translated).toBeGreaterThan(runs / 6);
   }, 300_000);
 }
 

@@ -63,7 +63,7 @@ export interface CompileOptions extends ParseOptions {
   regexEngine?: RegexEngine;
   /**
    * Where compiled regexes come from and go back to. By default one cache per engine is shared
-   * by every filter of the process (1,000 patterns, 64 MiB); give your own to bound or drop the
+   * by every filter of the process (1,000 patterns, 16 MiB); give your own to bound or drop the
    * regexes of one tenant or one test separately. Its engine is the one used, so `regexEngine`,
    * if also given, must be the same.
    */
@@ -489,7 +489,7 @@ function tooLarge(
   return ListkitError.of(
     'filter',
     'regex_too_large',
-    `RE2 pattern "${quoted} compiles to a program of ${error.programSize} instructions, ${room}`,
+    `RE2 pattern "${quoted} compiles to a program of ${error.atLeast ? 'at least ' : ''}${error.programSize} instructions, ${room}`,
     span,
     context.source,
   );

@@ -12,8 +12,10 @@ export {
   type SqlStatement,
 } from './plan.js';
 export {
+  MAX_PUSHDOWN_REGEX_SIZE,
   regexLiteralFragments,
   regexLiteralPrefix,
+  regexPushdownSize,
   translateRegex,
 } from './regex-translation.js';
 export { type SuggestIndexesOptions, suggestIndexes } from './suggested-indexes.js';

@@ -87,6 +87,33 @@ describe('planListQuery', () => {
     expect(fragments.params.slice(0, 3)).toEqual(['w%', '%\\_b%', '%c\\%%']);
   });
 
+  it('leaves regexes whose PostgreSQL cost is unbounded to the residual, as non-portable ones', () => {
+    const hostile: [string, string, boolean][] = [
+      // label, pattern, whether it full-matches "b"
+      ['(.?){200}.{200}', '(.?){200}.{200}', false],
+      ['(.?){100}', '(.?){100}', true],
+      ['.* × 4000', '.*'.repeat(4000), true],
+      ['(a*)*b', '(a*)*b', true],
+      ['(a*)*c', '(a*)*c', false],
+    ];
+    for (const [label, pattern, matchesB] of hostile) {
+      const p = plan(`name eq "${pattern}"`);
+      expect(p.exact, label).toBe(false);
+      expect(p.text, label).not.toContain(' ~ ');
+      expect(p.limit, label).toBe(5000);
+      expect(p.residual?.({ name: 'b' }), label).toBe(matchesB);
+    }
+    // `(a*)*b` still narrows by the literal every match contains.
+    expect(plan('name eq "(a*)*b"').params[0]).toBe('%b%');
+    // Ordinary patterns are pushed down whole.
+    for (const pattern of ['fr-.*', '[a-z]+-[0-9]{1,3}', '(web|api)-.*']) {
+      const p = plan(`name eq "${pattern}"`);
+      expect(p.exact, pattern).toBe(true);
+      expect(p.text, pattern).toContain('"name" COLLATE "C" ~ $1::text');
+      expect(p.residual, pattern).toBeUndefined();
+    }
+  });
+
   it('does not push down a NOT or an OR over a residual part', () => {
     expect(plan('NOT startsWith(name, "a")').text).not.toContain('WHERE');
     expect(plan('size > 3 OR startsWith(name, "a")').text).not.toContain('WHERE');

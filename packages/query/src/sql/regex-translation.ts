@@ -1,6 +1,25 @@
 import { isStorableText } from './sql-text.js';
 
 /**
+ * The largest expanded size (see {@link regexPushdownSize}) of a pattern the planner pushes down
+ * to PostgreSQL. PostgreSQL's regex engine has no linear-time bound: it rebuilds its lazy DFA
+ * for every row, and each state costs time in proportion to the NFA states active at once, which
+ * grows with every optional or repeated copy. Measured on PGlite over 20,000 rule names
+ * (test/bench/sql-regex-cost.mjs, docs/sql.md), where fetching the column and full-matching with
+ * re2js takes 30–35 ms: at size 32 the costliest families took 50 ms (`.?` × 16) and 81 ms
+ * (`.{0,32}`), comparable to RE2; at 64, 156–271 ms; at 128, 0.3–1.7 s, growing with every row.
+ * Literal runs are cheap in PostgreSQL (a 210-character literal took 16 ms) but counted alike: a
+ * long literal pattern stays in the residual, narrowed by its prefix and runs.
+ *
+ * @example
+ * ```ts
+ * regexPushdownSize('.{0,32}')! <= MAX_PUSHDOWN_REGEX_SIZE; // true: pushed down
+ * regexPushdownSize('.{0,33}')! <= MAX_PUSHDOWN_REGEX_SIZE; // false: RE2 decides in the residual
+ * ```
+ */
+export const MAX_PUSHDOWN_REGEX_SIZE = 32;
+
+/**
  * Translates an RE2 pattern to a PostgreSQL regular expression that full-matches exactly the
  * same strings, or returns undefined when the pattern uses anything outside the subset whose
  * meaning is identical in both (see docs/sql.md): literals, `.`, ASCII classes and `\d \w \s`
@@ -8,24 +27,75 @@ import { isStorableText } from './sql-text.js';
  * `{n,m}` up to 255, `^` and `$`. Everything is re-emitted from the parse, never copied:
  * literals become `\uXXXX` escapes, so no PostgreSQL metacharacter can sneak through.
  *
+ * Also undefined when PostgreSQL's cost is not provably bounded (its regex engine is not
+ * linear-time): a quantifier over something that can match the empty string (`(.?){200}`,
+ * `(a*)*`), a counted repetition inside another repetition (`(a{2})*`), or an expanded size over
+ * {@link MAX_PUSHDOWN_REGEX_SIZE}. The planner then keeps the pattern in the residual, where RE2
+ * decides in linear time.
+ *
  * @example
  * ```ts
- * translateRegex('web-[0-9]+');  // '^(?:web\u002d[0-9]+)$'
+ * translateRegex('web-[0-9]+');  // '^(?:web\u002d(?:[0-9])+)$'
  * translateRegex('(?i)web');     // undefined: case folding differs
+ * translateRegex('(.?){200}');   // undefined: seconds per statement in PostgreSQL
  * ```
  */
 export function translateRegex(pattern: string): string | undefined {
+  const piece = parseSubset(pattern);
+  return piece === undefined || piece.size > MAX_PUSHDOWN_REGEX_SIZE
+    ? undefined
+    : `^(?:${piece.sql})$`;
+}
+
+/**
+ * The expanded size of a pattern in the portable subset, the measure of PostgreSQL's cost that
+ * {@link translateRegex} bounds by {@link MAX_PUSHDOWN_REGEX_SIZE}: a literal, class or `.` is 1;
+ * a concatenation or alternation the sum of its parts; `*`, `+`, `?` add 1; `{n,m}` multiplies
+ * by the larger count (`{n,}` adds 1 more). Undefined when the pattern is outside the subset or
+ * its cost has no such bound (a quantifier over something that matches the empty string, or a
+ * counted repetition inside another repetition).
+ *
+ * @example
+ * ```ts
+ * regexPushdownSize('(web|api)-.*'); // 9
+ * regexPushdownSize('[a-z]{1,3}');   // 3
+ * regexPushdownSize('(a*)*b');       // undefined
+ * ```
+ */
+export function regexPushdownSize(pattern: string): number | undefined {
+  return parseSubset(pattern)?.size;
+}
+
+/**
+ * What the subset parser knows of a sub-pattern: its PostgreSQL text, its expanded size, whether
+ * it can match the empty string, and whether it holds a counted repetition (`{n,m}`).
+ */
+interface Piece {
+  sql: string;
+  size: number;
+  nullable: boolean;
+  counted: boolean;
+}
+
+/** The whole pattern parsed, or undefined when it is outside the subset or unbounded in cost. */
+function parseSubset(pattern: string): Piece | undefined {
   if (!isStorableText(pattern)) return undefined;
   try {
     const parser = new SubsetParser(pattern);
     const body = parser.alternation();
-    if (!parser.done()) return undefined;
-    return `^(?:${body})$`;
+    return parser.done() ? body : undefined;
   } catch (error) {
     if (error === OUTSIDE) return undefined;
     throw error;
   }
 }
+
+/**
+ * Sizes stop growing past this: a pattern over it is refused anyway, and the bound keeps the
+ * arithmetic exact however many counts multiply.
+ */
+const SIZE_CAP = 1 << 20;
+const capped = (size: number): number => Math.min(size, SIZE_CAP);
 
 const OUTSIDE = Symbol('outside the portable subset');
 const fail = (): never => {
@@ -73,41 +143,70 @@ class SubsetParser {
     return c;
   }
 
-  alternation(): string {
+  alternation(): Piece {
     const branches = [this.concatenation()];
     while (this.peek() === '|') {
       this.next();
       branches.push(this.concatenation());
     }
-    return branches.join('|');
+    return {
+      sql: branches.map((b) => b.sql).join('|'),
+      size: capped(branches.reduce((sum, b) => sum + b.size, 0)),
+      nullable: branches.some((b) => b.nullable),
+      counted: branches.some((b) => b.counted),
+    };
   }
 
-  private concatenation(): string {
-    let out = '';
+  private concatenation(): Piece {
+    const parts: Piece[] = [];
     for (let c = this.peek(); c !== undefined && c !== '|' && c !== ')'; c = this.peek()) {
-      out += this.repetition();
+      parts.push(this.repetition());
     }
     // Empty branches and groups are legal in both dialects but rare; keep them out of the subset.
-    return out === '' ? fail() : out;
+    if (parts.length === 0) fail();
+    return {
+      sql: parts.map((p) => p.sql).join(''),
+      size: capped(parts.reduce((sum, p) => sum + p.size, 0)),
+      nullable: parts.every((p) => p.nullable),
+      counted: parts.some((p) => p.counted),
+    };
   }
 
-  private repetition(): string {
+  private repetition(): Piece {
     const start = this.peek();
-    const atom = this.atom();
+    let piece = this.atom();
     const anchor = start === '^' || start === '$';
-    let out = atom;
     for (let c = this.peek(); c === '*' || c === '+' || c === '?' || c === '{'; c = this.peek()) {
       if (anchor) fail();
-      out = `(?:${out})${this.quantifier()}`;
+      // Unbounded cost in PostgreSQL: repeating what can match the empty string (`(a?){200}`,
+      // `(a*)*`), or a counted repetition inside another repetition (`(a{9}){9}`, `a{2}*`).
+      if (piece.nullable || piece.counted) fail();
+      const q = this.quantifier();
+      piece = {
+        sql: `(?:${piece.sql})${q.text}`,
+        size: capped(piece.size * q.factor + q.extra),
+        nullable: q.min === 0,
+        counted: q.counted,
+      };
       // Lazy and possessive forms: keep the subset to greedy quantifiers.
       if (this.peek() === '?' || this.peek() === '+') fail();
     }
-    return out;
+    return piece;
   }
 
-  private quantifier(): string {
+  /**
+   * A quantifier: its text, the least count, and how it grows the expanded size (the inner size
+   * times `factor`, plus `extra`).
+   */
+  private quantifier(): {
+    text: string;
+    min: number;
+    factor: number;
+    extra: number;
+    counted: boolean;
+  } {
     const c = this.next();
-    if (c !== '{') return c;
+    if (c !== '{') return { text: c, min: c === '+' ? 1 : 0, factor: 1, extra: 1, counted: false };
     const m = /^\{(\d{1,3})(,(\d{1,3})?)?\}/.exec(this.text.slice(this.at - 1));
     if (!m) fail();
     this.at += m![0].length - 1;
@@ -115,11 +214,20 @@ class SubsetParser {
     const max = m![3] === undefined ? undefined : Number(m![3]);
     // PostgreSQL's limit on repeat counts is 255 (RE2's is 1000).
     if (min > 255 || (max !== undefined && (max > 255 || max < min))) fail();
-    return m![2] === undefined ? `{${min}}` : max === undefined ? `{${min},}` : `{${min},${max}}`;
+    const unbounded = m![2] !== undefined && max === undefined;
+    return {
+      text: m![2] === undefined ? `{${min}}` : max === undefined ? `{${min},}` : `{${min},${max}}`,
+      min,
+      // At least 1, so that sizes never shrink (`x{0}` is still compiled).
+      factor: Math.max(1, min, max ?? 0),
+      extra: unbounded ? 1 : 0,
+      counted: true,
+    };
   }
 
-  private atom(): string {
+  private atom(): Piece {
     const c = this.next();
+    const one = (sql: string): Piece => ({ sql, size: 1, nullable: false, counted: false });
     switch (c) {
       case '(': {
         if (this.text.startsWith('?:', this.at)) this.at += 2;
@@ -128,18 +236,19 @@ class SubsetParser {
         const inner = this.alternation();
         this.depth--;
         if (this.next() !== ')') fail();
-        return `(?:${inner})`;
+        return { ...inner, sql: `(?:${inner.sql})` };
       }
       case '.':
         // RE2's `.` does not match a newline; PostgreSQL's does.
-        return '[^\\n]';
+        return one('[^\\n]');
       case '^':
       case '$':
-        return c;
+        // Zero-width: they match the empty string.
+        return { sql: c, size: 1, nullable: true, counted: false };
       case '[':
-        return this.bracket();
+        return one(this.bracket());
       case '\\':
-        return this.escape(false);
+        return one(this.escape(false));
       case ')':
       case '*':
       case '+':
@@ -150,7 +259,7 @@ class SubsetParser {
       case '|':
         return fail();
       default:
-        return literal(c);
+        return one(literal(c));
     }
   }
 

@@ -1,4 +1,5 @@
 import { RE2JS, RE2JSSyntaxException } from 're2js';
+import { re2ProgramSizeLowerBound } from './program-size-bound.js';
 import { type CompiledRegex, type RegexEngine, RegexSyntaxError } from './regex-engine.js';
 
 /** What re2js 2.10 keeps of a compiled program (internal; the version is pinned exactly). */
@@ -55,4 +56,5 @@ export const re2jsEngine: RegexEngine = {
       dispose: () => {},
     };
   },
+  programSizeLowerBound: re2ProgramSizeLowerBound,
 };

@@ -13,12 +13,13 @@ import {
  * Matches its pattern literally; `(` makes a pattern invalid. Records compiles and disposals.
  * A pattern's program size is its length, and it weighs 100 bytes per character.
  */
-function fakeEngine() {
+function fakeEngine(programSizeLowerBound?: RegexEngine['programSizeLowerBound']) {
   const compiled: CompiledRegex[] = [];
   /** Patterns in the order their regexes were disposed. */
   const disposals: string[] = [];
   const engine: RegexEngine = {
     name: 'fake',
+    ...(programSizeLowerBound ? { programSizeLowerBound } : {}),
     compile(pattern) {
       if (pattern.includes('(')) throw new RegexSyntaxError(`missing ): ${pattern}`);
       let disposed = false;
@@ -183,6 +184,90 @@ describe('RegexCache', () => {
     expect(cache.get('abcdef', 6).fullMatch('abcdef')).toBe(true);
   });
 
+  it('remembers a pattern refused as too large, and refuses it again without compiling', () => {
+    const { engine, compiled } = fakeEngine();
+    const cache = new RegexCache(engine, { capacity: 10 });
+    expect(() => cache.acquire('abcdef', 5)).toThrow(new RegexTooLargeError(6, 5));
+    expect(compiled).toHaveLength(1);
+    expect(cache.refusals).toBe(1);
+    expect(() => cache.acquire('abcdef', 5)).toThrow(new RegexTooLargeError(6, 5));
+    expect(() => cache.get('abcdef', 3)).toThrow(new RegexTooLargeError(6, 3));
+    expect(compiled).toHaveLength(1);
+    expect(cache.size).toBe(0);
+    // Under a limit it fits, it compiles, and the refusal is forgotten.
+    expect(cache.get('abcdef', 6).fullMatch('abcdef')).toBe(true);
+    expect(compiled).toHaveLength(2);
+    expect(cache.refusals).toBe(0);
+  });
+
+  it("refuses a pattern whose engine's lower bound is over the limit without compiling it", () => {
+    const { engine, compiled } = fakeEngine((pattern) =>
+      pattern.startsWith('?') ? undefined : pattern.length - 1,
+    );
+    const cache = new RegexCache(engine, { capacity: 10 });
+    const error = new RegexTooLargeError(6, 5, true);
+    expect(error.message).toBe(
+      'the compiled program has at least 6 instructions, more than the limit of 5',
+    );
+    expect(() => cache.acquire('abcdefg', 5)).toThrow(error);
+    expect(() => cache.acquire('abcdefg', 5)).toThrow(error);
+    expect(compiled).toHaveLength(0);
+    // A bound within the limit, or none, leaves the decision to the compiled program.
+    expect(() => cache.acquire('abcdef', 5)).toThrow(new RegexTooLargeError(6, 5));
+    expect(() => cache.acquire('?bcdef', 5)).toThrow(new RegexTooLargeError(6, 5));
+    expect(compiled).toHaveLength(2);
+    // No limit: no bound asked, compiled as before.
+    expect(cache.get('abcdefg').fullMatch('abcdefg')).toBe(true);
+    expect(compiled).toHaveLength(3);
+  });
+
+  it('remembers at most `refusals` patterns and `refusalBytes` of their text, the oldest going first', () => {
+    const { engine, compiled } = fakeEngine();
+    const cache = new RegexCache(engine, { refusals: 2 });
+    for (const p of ['aa', 'bb', 'cc']) expect(() => cache.get(p, 1)).toThrow(RegexTooLargeError);
+    expect(cache.refusals).toBe(2);
+    expect(() => cache.get('cc', 1)).toThrow(RegexTooLargeError);
+    expect(() => cache.get('bb', 1)).toThrow(RegexTooLargeError);
+    expect(compiled).toHaveLength(3);
+    expect(() => cache.get('aa', 1)).toThrow(RegexTooLargeError); // forgotten: compiled again
+    expect(compiled).toHaveLength(4);
+
+    // 2 bytes per UTF-16 unit and 96 per entry: room for two 100-character patterns, not three.
+    const small = new RegexCache(fakeEngine().engine, { refusalBytes: 600 });
+    for (const c of 'xyz') expect(() => small.get(c.repeat(100), 1)).toThrow(RegexTooLargeError);
+    expect(small.refusals).toBe(2);
+    // One pattern larger than the whole budget is not remembered at all.
+    expect(() => small.get('w'.repeat(300), 1)).toThrow(RegexTooLargeError);
+    expect(small.refusals).toBe(2);
+    small.clear();
+    expect(small.refusals).toBe(0);
+  });
+
+  it('refuses a 5 KB re2js pattern of counted repetitions without compiling it, and a repeated one with no bound once', () => {
+    let compiles = 0;
+    const counting: RegexEngine = {
+      ...re2jsEngine,
+      compile(pattern) {
+        compiles++;
+        return re2jsEngine.compile(pattern);
+      },
+    };
+    const cache = new RegexCache(counting);
+    const alternatives = Array.from({ length: 715 }, (_, i) => `.{${1000 - i}}`).join('|');
+    const large = `(${alternatives})q17`;
+    expect(large.length).toBeGreaterThan(5000);
+    for (let i = 0; i < 2; i++) {
+      expect(() => cache.acquire(large, 100_000)).toThrow(RegexTooLargeError);
+      expect(compiles).toBe(0);
+    }
+    // Flags are not read by the bound: compiled once, then remembered.
+    const folded = '(?i)(\\pL|\\pN){1000}';
+    for (let i = 0; i < 2; i++) {
+      expect(() => cache.acquire(folded, 100_000)).toThrow(RegexTooLargeError);
+      expect(compiles).toBe(1);
+    }
+  });
+
   it.each([0, -1, 1.5, Number.NaN])('rejects capacity %s', (capacity) => {
     expect(() => new RegexCache(fakeEngine().engine, { capacity })).toThrow(RangeError);
   });
@@ -191,8 +276,9 @@ describe('RegexCache', () => {
     expect(() => new RegexCache(fakeEngine().engine, { maxBytes })).toThrow(RangeError);
   });
 
-  it('holds at most 64 MiB of re2js programs by default, however many distinct large patterns', () => {
+  it('holds at most 16 MiB of re2js programs by default, however many distinct large patterns', () => {
     // Each pattern is ~33,000 instructions (~3.7 MB); 1000 entries of them would be ~3.7 GB.
+    expect(DEFAULT_REGEX_CACHE_BYTES).toBe(16 * 1024 * 1024);
     const cache = new RegexCache(re2jsEngine);
     for (let i = 0; i < 30; i++) {
       const alternatives = Array.from({ length: 33 }, (_, k) => `.{${1000 - k}}`).join('|');
@@ -201,8 +287,8 @@ describe('RegexCache', () => {
       expect(re.fullMatch(`${'x'.repeat(990)}q${i}`)).toBe(true);
     }
     expect(cache.bytes).toBeLessThanOrEqual(DEFAULT_REGEX_CACHE_BYTES);
-    expect(cache.size).toBeLessThan(20);
-    expect(cache.size).toBeGreaterThan(10);
+    expect(cache.size).toBeLessThan(6);
+    expect(cache.size).toBeGreaterThan(2);
   });
 
   it('keeps re2-wasm alive through 100,000 distinct patterns', { timeout: 180_000 }, () => {

@@ -11,19 +11,37 @@ import { type CompiledRegex, type RegexEngine, RegexTooLargeError } from './rege
 export interface RegexCacheLimits {
   /** The most patterns kept. Default 1000. */
   capacity?: number;
-  /** The most memory kept, by the engines' {@link CompiledRegex.approximateBytes}. Default 64 MiB. */
+  /** The most memory kept, by the engines' {@link CompiledRegex.approximateBytes}. Default 16 MiB. */
   maxBytes?: number;
+  /** The most patterns remembered as too large (without their programs). Default 256. */
+  refusals?: number;
+  /** The most pattern text remembered as too large, in bytes (2 per UTF-16 unit). Default 1 MiB. */
+  refusalBytes?: number;
 }
 
 /**
- * The default byte budget of a {@link RegexCache}: 64 MiB.
+ * The default byte budget of a {@link RegexCache}: 16 MiB. What the cache keeps stays in the
+ * heap: after 500 distinct ~3.5 KB regex filters, RSS stayed 125 MB higher with a 64 MiB budget
+ * and 44 MB with 16 MiB, compiling as fast (test/bench/regex-burst-memory.mjs). Ordinary patterns
+ * weigh a few KB each, so 1,000 of them fit either way.
  *
  * @example
  * ```ts
  * new RegexCache(re2jsEngine, { maxBytes: DEFAULT_REGEX_CACHE_BYTES / 4 });
  * ```
  */
-export const DEFAULT_REGEX_CACHE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_REGEX_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** What the cache keeps of a pattern refused as too large: its size, not its program. */
+interface Refusal {
+  readonly programSize: number;
+  /** `programSize` is the engine's lower bound: the pattern was never compiled. */
+  readonly atLeast: boolean;
+  readonly bytes: number;
+}
+
+/** Memory charged for a remembered refusal besides its pattern text (the map entry, the record). */
+const REFUSAL_OVERHEAD_BYTES = 96;
 
 interface Entry {
   readonly compiled: CompiledRegex;
@@ -39,6 +57,11 @@ interface Entry {
  * cache holds at most `capacity` regexes and `maxBytes` of them (one large program can weigh as
  * much as thousands of small ones), and disposes the ones it drops. A regex larger than the whole
  * budget is kept only until the next compile.
+ *
+ * A pattern refused for its size is remembered (its size only, in a separate bounded LRU), so
+ * sending it again costs no compile; and an engine with a
+ * {@link RegexEngine.programSizeLowerBound} (re2js) refuses one whose bound is already over the
+ * limit without compiling it at all.
  *
  * Two ways to borrow a regex:
  * - {@link get} is for immediate use only: the regex may be disposed by any later `get`,
@@ -63,6 +86,11 @@ export class RegexCache {
   readonly #entries = new Map<string, Entry>();
   /** Entries with refs > 0, including evicted ones, by the regex handed out. */
   readonly #acquired = new Map<CompiledRegex, Entry>();
+  /** Patterns refused as too large, least recently used first. */
+  readonly #refusals = new Map<string, Refusal>();
+  readonly #maxRefusals: number;
+  readonly #maxRefusalBytes: number;
+  #refusalBytes = 0;
 
   /** The engine this cache compiles with. */
   get engine(): RegexEngine {
@@ -70,16 +98,29 @@ export class RegexCache {
   }
 
   constructor(engine: RegexEngine, limits: RegexCacheLimits = {}) {
-    const { capacity = 1000, maxBytes = DEFAULT_REGEX_CACHE_BYTES } = limits;
+    const {
+      capacity = 1000,
+      maxBytes = DEFAULT_REGEX_CACHE_BYTES,
+      refusals = 256,
+      refusalBytes = 1024 * 1024,
+    } = limits;
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new RangeError(`RegexCache capacity must be a positive integer, got ${capacity}`);
     }
     if (!(maxBytes > 0)) {
       throw new RangeError(`RegexCache maxBytes must be positive, got ${maxBytes}`);
     }
+    if (!Number.isInteger(refusals) || refusals < 0) {
+      throw new RangeError(`RegexCache refusals must be a non-negative integer, got ${refusals}`);
+    }
+    if (!(refusalBytes >= 0)) {
+      throw new RangeError(`RegexCache refusalBytes must be non-negative, got ${refusalBytes}`);
+    }
     this.#engine = engine;
     this.#capacity = capacity;
     this.#maxBytes = maxBytes;
+    this.#maxRefusals = refusals;
+    this.#maxRefusalBytes = refusalBytes;
   }
 
   /** The number of cached patterns (evicted regexes still acquired are not counted). */
@@ -92,10 +133,16 @@ export class RegexCache {
     return this.#bytes;
   }
 
+  /** The number of patterns remembered as too large. */
+  get refusals(): number {
+    return this.#refusals.size;
+  }
+
   /**
    * The compiled `pattern`, compiling it on a miss. For immediate use only (see the class doc).
-   * Throws the engine's `RegexSyntaxError` for an invalid pattern, and {@link RegexTooLargeError}
-   * when its program is larger than `maxProgramSize`; neither is cached.
+   * Throws the engine's `RegexSyntaxError` for an invalid pattern (not cached), and
+   * {@link RegexTooLargeError} when its program is larger than `maxProgramSize` (remembered, so
+   * the same pattern is refused again without compiling).
    */
   get(pattern: string, maxProgramSize = Number.POSITIVE_INFINITY): CompiledRegex {
     return this.#lookup(pattern, maxProgramSize).compiled;
@@ -118,11 +165,16 @@ export class RegexCache {
     if (entry.evicted) entry.compiled.dispose();
   }
 
-  /** Empties the cache, disposing every regex that is not acquired (those go on release). */
+  /**
+   * Empties the cache, disposing every regex that is not acquired (those go on release), and
+   * forgets the refusals.
+   */
   clear(): void {
     for (const entry of this.#entries.values()) this.#drop(entry);
     this.#entries.clear();
     this.#bytes = 0;
+    this.#refusals.clear();
+    this.#refusalBytes = 0;
   }
 
   #lookup(pattern: string, maxProgramSize: number): Entry {
@@ -134,13 +186,31 @@ export class RegexCache {
       this.#entries.set(pattern, entry);
       return entry;
     }
+    const refusal = this.#refusals.get(pattern);
+    if (refusal !== undefined) {
+      this.#refusals.delete(pattern);
+      this.#refusals.set(pattern, refusal);
+      // Under a larger limit it may fit: compile then.
+      if (refusal.programSize > maxProgramSize) {
+        throw new RegexTooLargeError(refusal.programSize, maxProgramSize, refusal.atLeast);
+      }
+    }
+    if (maxProgramSize < Number.POSITIVE_INFINITY) {
+      const bound = this.#engine.programSizeLowerBound?.(pattern);
+      if (bound !== undefined && bound > maxProgramSize) {
+        this.#refuse(pattern, bound, true);
+        throw new RegexTooLargeError(bound, maxProgramSize, true);
+      }
+    }
     const compiled = this.#engine.compile(pattern);
     try {
       checkSize(compiled, maxProgramSize);
     } catch (error) {
       compiled.dispose();
+      if (error instanceof RegexTooLargeError) this.#refuse(pattern, error.programSize, false);
       throw error;
     }
+    if (refusal !== undefined) this.#forget(pattern, refusal);
     entry = { compiled, refs: 0, evicted: false };
     this.#entries.set(pattern, entry);
     this.#bytes += compiled.approximateBytes;
@@ -154,6 +224,26 @@ export class RegexCache {
       this.#drop(old);
     }
     return entry;
+  }
+
+  /** Remembers a refusal, dropping the least recently used ones over the bounds. */
+  #refuse(pattern: string, programSize: number, atLeast: boolean): void {
+    const old = this.#refusals.get(pattern);
+    if (old !== undefined) this.#forget(pattern, old);
+    const bytes = 2 * pattern.length + REFUSAL_OVERHEAD_BYTES;
+    if (this.#maxRefusals === 0 || bytes > this.#maxRefusalBytes) return;
+    this.#refusals.set(pattern, { programSize, atLeast, bytes });
+    this.#refusalBytes += bytes;
+    for (const [oldest, refusal] of this.#refusals) {
+      if (this.#refusals.size <= this.#maxRefusals && this.#refusalBytes <= this.#maxRefusalBytes)
+        break;
+      this.#forget(oldest, refusal);
+    }
+  }
+
+  #forget(pattern: string, refusal: Refusal): void {
+    this.#refusals.delete(pattern);
+    this.#refusalBytes -= refusal.bytes;
   }
 
   #drop(entry: Entry): void {

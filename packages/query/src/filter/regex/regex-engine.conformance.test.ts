@@ -380,3 +380,21 @@ describe('documented differences between re2js and re2-wasm', () => {
     });
   }
 });
+
+describe("re2js's program-size lower bound on every pattern above", () => {
+  const patterns = [
+    ...new Set([...sharedCases.map(([p]) => p), ...documentedDifferences.map((r) => r.pattern)]),
+  ];
+
+  it('never exceeds the compiled size, so a limit never refuses what compiles within it', () => {
+    let read = 0;
+    for (const pattern of patterns) {
+      const bound = re2jsEngine.programSizeLowerBound?.(pattern);
+      if (bound === undefined) continue;
+      read++;
+      const compiled = re2jsEngine.compile(pattern); // a bound is given for valid RE2 only
+      expect(bound, pattern).toBeLessThanOrEqual(compiled.programSize!);
+    }
+    expect(read).toBeGreaterThan(patterns.length / 3);
+  });
+});

@@ -16,6 +16,13 @@ export interface RegexEngine {
    * Throws {@link RegexSyntaxError} when the pattern is not valid RE2.
    */
   compile(pattern: string): CompiledRegex;
+  /**
+   * A lower bound on {@link CompiledRegex.programSize} read from the pattern text, without
+   * compiling, or undefined when the engine has none for this pattern. Never more than the
+   * compiled size: a {@link RegexCache} refuses a pattern whose bound is over the limit without
+   * compiling it (a 5 KB pattern of counted repetitions takes re2js ~0.5 s to compile).
+   */
+  programSizeLowerBound?(pattern: string): number | undefined;
 }
 
 /**
@@ -61,14 +68,16 @@ export class RegexSyntaxError extends Error {
 
 /**
  * Thrown by {@link RegexCache} when a pattern compiles to a program larger than allowed: the
- * pattern is valid RE2, but matching it would cost too much memory and time.
+ * pattern is valid RE2, but matching it would cost too much memory and time. When the engine's
+ * {@link RegexEngine.programSizeLowerBound} already exceeds the limit, the pattern is refused
+ * without compiling: `atLeast` is true and `programSize` is that bound.
  *
  * @example
  * ```ts
  * try {
  *   cache.acquire('(.{1000}|.{999}|.{998})q', 1000);
  * } catch (e) {
- *   if (e instanceof RegexTooLargeError) console.log(e.programSize, e.limit); // 2999 1000
+ *   if (e instanceof RegexTooLargeError) console.log(e.programSize, e.limit, e.atLeast); // 2996 1000 true
  * }
  * ```
  */
@@ -77,7 +86,10 @@ export class RegexTooLargeError extends Error {
   constructor(
     readonly programSize: number,
     readonly limit: number,
+    readonly atLeast = false,
   ) {
-    super(`the compiled program has ${programSize} instructions, more than the limit of ${limit}`);
+    super(
+      `the compiled program has ${atLeast ? 'at least ' : ''}${programSize} instructions, more than the limit of ${limit}`,
+    );
   }
 }
