@@ -603,13 +603,11 @@ describe(`hostile text answers alike on every store${pgSkip ? ` (PostgreSQL skip
     );
   });
 
-  // The SQL stores pushed this pattern down to PostgreSQL's regex engine, which gives up
-  // ("regular expression is too complex", a 500 after about a second); the in-memory RE2 engine
-  // answers at once. The fix keeps such patterns in the in-memory residual and belongs to the SQL
-  // planner's regex pushdown (branch regex-cost, not this one): until it lands, the stores
-  // differ here, so this case is expected to fail. Drop `.fails` when it lands.
+  // The SQL stores pushed this pattern down to PostgreSQL's regex engine, which gave up
+  // ("regular expression is too complex", a 500 after about a second); the planner now keeps
+  // patterns of unbounded cost in the in-memory RE2 residual (docs/sql.md).
   describe('a regex filter PostgreSQL finds too complex', () => {
-    it.fails('description eq ".*" x 4000 answers as the memory store does (depends on the regex-pushdown fix)', () =>
+    it('description eq ".*" x 4000 answers as the memory store does', () =>
       expectAlike({
         name: 'a regex of 4,000 .*',
         method: 'GET',
