@@ -112,4 +112,4 @@ export {
   type SchemaWarning,
 } from './schema/sources/schema-source.js';
 export { type Instant, parseTimestamp } from './schema/timestamp.js';
-export * from './sql/index.js';
+// The PostgreSQL planner is its own entry, `@listkit/query/sql`: not re-exported here.
