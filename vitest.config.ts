@@ -7,6 +7,10 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const aliases = (service: string) => [
   { find: /^@listkit\/query\/sql$/, replacement: src('./packages/query/src/sql/index.ts') },
   { find: /^@listkit\/query\/proto$/, replacement: src('./packages/query/src/proto.ts') },
+  {
+    find: /^@listkit\/query\/list-method$/,
+    replacement: src('./packages/query/src/list-method.ts'),
+  },
   { find: /^@listkit\/query\/re2-wasm$/, replacement: src('./packages/query/src/re2-wasm.ts') },
   { find: /^@listkit\/query$/, replacement: src('./packages/query/src/index.ts') },
   { find: /^@listkit\/service$/, replacement: service },

@@ -88,6 +88,7 @@ const home = join(work, 'home');
 const aliases = {
   '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
   '@listkit/query/proto': join(root, 'packages/query/src/proto.ts'),
+  '@listkit/query/list-method': join(root, 'packages/query/src/list-method.ts'),
   '@listkit/query/re2-wasm': join(root, 'packages/query/src/re2-wasm.ts'),
   '@listkit/query': join(root, 'packages/query/src/index.ts'),
   '@listkit/service/schema': join(root, 'packages/service/src/schema.ts'),

@@ -9,6 +9,7 @@ export default defineConfig({
     sql: 'src/sql/index.ts',
     // protobufjs only for those who import it.
     proto: 'src/proto.ts',
+    'list-method': 'src/list-method.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,0 +1,116 @@
+import type { Collection, ListPage, ListRequest } from '../list/collection.js';
+import {
+  type ListDialect,
+  type ListRequestSource,
+  type ReadListRequestOptions,
+  readListRequest,
+} from './read-list-request.js';
+
+/**
+ * What answers a list call: a {@link Collection}, or a function such as
+ * `(request) => listFromSql(request, sqlOptions)`.
+ *
+ * @example
+ * ```ts
+ * const fromMemory: Lister<Book> = books; // a Collection<Book>
+ * const fromSql: Lister<Book> = (request) => listFromSql(request, { table, pageTokens, run });
+ * ```
+ */
+export type Lister<T extends object> =
+  | Pick<Collection<T>, 'list'>
+  | ((request: ListRequest) => Promise<ListPage<T>>);
+
+/**
+ * Options of {@link toListResponse}.
+ *
+ * @example
+ * ```ts
+ * const options: ListResponseOptions = { itemsField: 'books' };
+ * ```
+ */
+export interface ListResponseOptions<F extends string = 'items'> {
+  /** The repeated field of the response: the resource's plural (`books`); `items` by default, as Compute's. */
+  itemsField?: F;
+  /** `aip` (the default) always writes the items field; `compute` only when there are items. */
+  dialect?: ListDialect;
+}
+
+/**
+ * A list response: the items under their field and `nextPageToken` when there is another page.
+ *
+ * @example
+ * ```ts
+ * const response: ListResponse<Book> = { books: [book], nextPageToken: 'CiAK…' };
+ * ```
+ */
+export type ListResponse<T, F extends string = 'items'> = { [K in F]?: T[] } & {
+  nextPageToken?: string;
+};
+
+/**
+ * A page in the response shape of the dialect: `{ books: [...], nextPageToken }` for AIP
+ * (the token only when there is another page, AIP-158), `{ items, nextPageToken }` for Compute
+ * (which, like Compute Engine, leaves `items` out of an empty page).
+ *
+ * @example
+ * ```ts
+ * toListResponse(await books.list(request), { itemsField: 'books' });
+ * // { books: [{ name: 'books/1', … }], nextPageToken: 'CiAK…' }
+ * toListResponse({ items: [] }, { dialect: 'compute' }); // {}
+ * ```
+ */
+export function toListResponse<T, F extends string = 'items'>(
+  page: ListPage<T>,
+  options: ListResponseOptions<F> = {},
+): ListResponse<T, F> {
+  const dialect = options.dialect ?? 'aip';
+  const field = options.itemsField ?? 'items';
+  const response: Record<string, unknown> = {};
+  if (dialect === 'aip' || page.items.length > 0) response[field] = page.items;
+  if (page.nextPageToken) response.nextPageToken = page.nextPageToken;
+  return response as ListResponse<T, F>;
+}
+
+/**
+ * Options of {@link runListRequest}: how to read the request, what to bind page tokens to,
+ * and how to write the response.
+ *
+ * @example
+ * ```ts
+ * const options: RunListRequestOptions = { itemsField: 'books', maxPageSize: 100, parent: 'shelves/1' };
+ * ```
+ */
+export interface RunListRequestOptions<F extends string = 'items'>
+  extends ReadListRequestOptions,
+    ListResponseOptions<F> {
+  /** The collection listed, bound into page tokens (such as `shelves/1`). */
+  parent?: string;
+  /** Anything else page tokens are bound to, such as the principal. */
+  context?: Readonly<Record<string, string>>;
+}
+
+/**
+ * One list call from request to response: {@link readListRequest}, then the lister (a
+ * Collection or `listFromSql`), then {@link toListResponse}. Throws what they throw; answer it
+ * with {@link toGoogleError}.
+ *
+ * @example
+ * ```ts
+ * const books = new Collection<Book>(schema, { pageTokens: await PageTokenCodec.create() });
+ * const response = await runListRequest(new URLSearchParams('filter=year>2000'), books, {
+ *   itemsField: 'books',
+ * });
+ * // { books: [...], nextPageToken?: '…' }
+ * ```
+ */
+export async function runListRequest<T extends object, F extends string = 'items'>(
+  source: ListRequestSource,
+  lister: Lister<T>,
+  options: RunListRequestOptions<F> = {},
+): Promise<ListResponse<T, F>> {
+  const request: ListRequest = { ...readListRequest(source, options) };
+  if (options.parent !== undefined) request.parent = options.parent;
+  if (options.context !== undefined) request.context = options.context;
+  const page = typeof lister === 'function' ? await lister(request) : await lister.list(request);
+  return toListResponse(page, options);
+}
