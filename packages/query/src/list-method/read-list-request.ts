@@ -90,7 +90,8 @@ export class ListParameterError extends Error {
 }
 
 /**
- * A request message or a parsed query: what {@link readListRequest} reads. Values may be strings,
+ * A request message or a parsed query: what {@link readListRequest} reads (a `URLSearchParams`,
+ * or any object, whose own enumerable properties are the parameters). Values may be strings,
  * numbers, bigints (int32 and int64 fields of protobuf messages), arrays (a repeated query
  * parameter, as Express and Fastify parse it), or absent.
  *
@@ -100,7 +101,7 @@ export class ListParameterError extends Error {
  * const fromConnect: ListRequestSource = request; // a ListBooksRequest message
  * ```
  */
-export type ListRequestSource = URLSearchParams | Readonly<Record<string, unknown>>;
+export type ListRequestSource = URLSearchParams | object;
 
 const NAMES: Record<ListDialect, Record<string, ListInput>> = {
   aip: {
