@@ -40,9 +40,11 @@ export const BOOKS: Book[] = Array.from({ length: 57 }, (_, i) => ({
   createTime: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(),
 }));
 
-/** A Collection of {@link BOOKS}, as each app serves it. */
-export async function bookCollection(): Promise<Collection<Book>> {
-  const books = new Collection<Book>(bookSchema, { pageTokens: await PageTokenCodec.create() });
+/** A Collection of {@link BOOKS}, as each app serves it (with a new codec unless given one). */
+export async function bookCollection(pageTokens?: PageTokenCodec): Promise<Collection<Book>> {
+  const books = new Collection<Book>(bookSchema, {
+    pageTokens: pageTokens ?? (await PageTokenCodec.create()),
+  });
   for (const book of BOOKS) books.put(book);
   return books;
 }
