@@ -1,8 +1,10 @@
 // A tiny Express app serving GET /v1/books with @listkit/query/list-method, tested over HTTP.
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runListRequest, toGoogleError } from '@listkit/query/list-method';
 import express from 'express';
-import { bookCollection } from './books.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOOKS, type Book, bookCollection } from './books.js';
 import { describeBooksApp } from './http-suite.js';
 
 describeBooksApp('Express', async () => {
@@ -33,4 +35,75 @@ describeBooksApp('Express', async () => {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+});
+
+describe('Express: the Compute dialect and internal errors', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    const books = await bookCollection();
+    const app = express();
+    // Compute Engine's names and rules: maxResults (default and maximum 500), `items`.
+    app.get('/compute/v1/books', async (req, res) => {
+      try {
+        res.json(await runListRequest(req.query, books, { dialect: 'compute' }));
+      } catch (error) {
+        const e = toGoogleError(error, { dialect: 'compute' });
+        res.status(e.httpStatus).json(e.body);
+      }
+    });
+    app.get('/v1/broken', async (_req, res) => {
+      try {
+        await runListRequest({}, () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.7')));
+      } catch (error) {
+        const e = toGoogleError(error);
+        res.status(e.httpStatus).json(e.body);
+      }
+    });
+    server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }, 120_000);
+  afterAll(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }, 120_000);
+
+  it('pages with maxResults and answers an empty page without items', async () => {
+    const first = (await (await fetch(`${url}/compute/v1/books?maxResults=50`)).json()) as {
+      items: Book[];
+      nextPageToken: string;
+    };
+    expect(first.items).toHaveLength(50);
+    const second = (await (
+      await fetch(`${url}/compute/v1/books?maxResults=50&pageToken=${first.nextPageToken}`)
+    ).json()) as { items: Book[]; nextPageToken?: string };
+    expect([...first.items, ...second.items].map((b) => b.name)).toEqual(BOOKS.map((b) => b.name));
+    expect(second).not.toHaveProperty('nextPageToken');
+    const all = (await (await fetch(`${url}/compute/v1/books`)).json()) as { items: Book[] };
+    expect(all.items).toHaveLength(BOOKS.length); // default 500
+    const none = await fetch(`${url}/compute/v1/books?filter=${encodeURIComponent('year < 0')}`);
+    expect(await none.json()).toEqual({});
+  });
+
+  it('names maxResults when it is negative', async () => {
+    const response = await fetch(`${url}/compute/v1/books?maxResults=-5`);
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as {
+      error: { details: { fieldViolations?: { field: string }[] }[] };
+    };
+    expect(error.details[0]?.fieldViolations?.[0]?.field).toBe('maxResults');
+  });
+
+  it('answers an unknown error 500 INTERNAL without its message', async () => {
+    const response = await fetch(`${url}/v1/broken`);
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({
+      error: { code: 500, message: 'Internal error encountered.', status: 'INTERNAL', details: [] },
+    });
+    expect(text).not.toContain('10.0.0.7');
+  });
 });

@@ -137,6 +137,25 @@ describe('toGoogleError', () => {
     expect(toGoogleError('a string')).toMatchObject({ status: 'INTERNAL' });
   });
 
+  it('recognises a ListkitError from another copy of the class (a CommonJS entry bundles its own)', () => {
+    const original = ListkitError.of(
+      'pageToken',
+      'tampered_page_token',
+      'tampered',
+      { start: 0, end: 0 },
+      '',
+    );
+    class ListkitError2 extends Error {
+      override readonly name = 'ListkitError';
+      readonly code = original.code;
+      readonly input = original.input;
+      readonly problems = original.problems;
+    }
+    const e = toGoogleError(new ListkitError2('tampered'));
+    expect(e).toMatchObject({ httpStatus: 400, status: 'INVALID_ARGUMENT' });
+    expect(e.details[0]).toMatchObject({ fieldViolations: [{ field: 'pageToken' }] });
+  });
+
   it('answers a ListParameterError naming the parameter', () => {
     const e = toGoogleError(
       new ListParameterError('unknown_parameter', 'fliter', "unknown parameter 'fliter'"),
