@@ -1,12 +1,18 @@
 // A Connect service (on @connectrpc/connect-node) answering ListBooks with
 // @listkit/query/list-method, its listkit schema read from the .proto with schemaFromProto,
-// tested with a Connect client: pages walked to the end, and each bad input a ConnectError with
-// Code.InvalidArgument and a google.rpc.BadRequest detail naming the request field.
-import { createServer, type Server } from 'node:http';
+// tested with a Connect client over the Connect protocol and over gRPC: pages walked to the end,
+// and each bad input a ConnectError with Code.InvalidArgument and a google.rpc.BadRequest detail
+// naming the request field.
+import { createServer } from 'node:http';
+import { createServer as createHttp2Server, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { create, fromJson, type JsonValue, type MessageInitShape } from '@bufbuild/protobuf';
 import { type Client, Code, ConnectError, createClient } from '@connectrpc/connect';
-import { connectNodeAdapter, createConnectTransport } from '@connectrpc/connect-node';
+import {
+  connectNodeAdapter,
+  createConnectTransport,
+  createGrpcTransport,
+} from '@connectrpc/connect-node';
 import { Collection, PageTokenCodec } from '@listkit/query';
 import { readListRequest, toGoogleError } from '@listkit/query/list-method';
 import { schemaFromProto } from '@listkit/query/proto';
@@ -43,8 +49,8 @@ function toConnectError(error: unknown): ConnectError {
   );
 }
 
-async function startLibrary(books: Collection<Book>): Promise<Server> {
-  const handler = connectNodeAdapter({
+function libraryHandler(books: Collection<Book>) {
+  return connectNodeAdapter({
     routes: (router) =>
       router.service(LibraryService, {
         async listBooks(message: ListBooksRequest) {
@@ -66,33 +72,74 @@ async function startLibrary(books: Collection<Book>): Promise<Server> {
         },
       }),
   });
-  const server = createServer(handler);
+}
+
+/** A running server and a client of it, over one protocol. */
+interface Running {
+  client: Client<typeof LibraryService>;
+  close(): Promise<void>;
+}
+
+/** The Connect protocol over HTTP/1.1. */
+async function overConnect(books: Collection<Book>): Promise<Running> {
+  const server = createServer(libraryHandler(books));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
   });
-  return server;
+  const { port } = server.address() as AddressInfo;
+  const transport = createConnectTransport({
+    baseUrl: `http://127.0.0.1:${port}`,
+    httpVersion: '1.1',
+  });
+  return {
+    client: createClient(LibraryService, transport),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
-describe('ListBooks on a Connect service', () => {
-  let server: Server;
+/** gRPC over HTTP/2 (cleartext): details travel in grpc-status-details-bin. */
+async function overGrpc(books: Collection<Book>): Promise<Running> {
+  const server = createHttp2Server(libraryHandler(books));
+  const sessions = new Set<Http2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}` });
+  return {
+    client: createClient(LibraryService, transport),
+    close: () => {
+      for (const session of sessions) session.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe.each([
+  ['the Connect protocol over HTTP/1.1', overConnect],
+  ['gRPC over HTTP/2', overGrpc],
+])('ListBooks on a Connect service, %s', (_protocol, start) => {
+  let running: Running;
   let client: Client<typeof LibraryService>;
 
   beforeAll(async () => {
     const books = new Collection<Book>(schema, { pageTokens: await PageTokenCodec.create() });
     for (const book of BOOKS) books.put(book);
-    server = await startLibrary(books);
-    const { port } = server.address() as AddressInfo;
-    const transport = createConnectTransport({
-      baseUrl: `http://127.0.0.1:${port}`,
-      httpVersion: '1.1',
-    });
-    client = createClient(LibraryService, transport);
+    running = await start(books);
+    client = running.client;
   }, 120_000);
 
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await running?.close();
   }, 120_000);
 
   /** The BadRequest field violation of a refused call. */
