@@ -82,9 +82,16 @@ describe('readListRequest', () => {
     ).toMatchObject({ code: 'duplicate_parameter', parameter: 'order_by' });
   });
 
-  it('refuses a filter that is not a string (a qs object)', () => {
+  it('refuses a filter, orderBy or token that is not a string (a qs object)', () => {
     expect(caught(() => readListRequest({ filter: { a: 'b' } }))).toMatchObject({
       input: 'filter',
+    });
+    expect(caught(() => readListRequest({ orderBy: 5n }))).toMatchObject({ input: 'orderBy' });
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(caught(() => readListRequest({ pageToken: cycle }))).toMatchObject({
+      input: 'pageToken',
+      code: 'malformed_page_token',
     });
   });
 });

@@ -202,7 +202,7 @@ export function readListRequest(
     const found = values.get(input);
     if (!found) return undefined;
     if (typeof found.value !== 'string') {
-      const shown = JSON.stringify(found.value) ?? String(found.value);
+      const shown = show(found.value);
       throw ListkitError.of(
         input,
         input === 'pageToken'
@@ -242,7 +242,7 @@ function pageSizeOf(name: string, value: unknown): number | undefined {
     if (value === '') return undefined;
     if (/^[+-]?\d{1,16}$/.test(value.trim())) return Number(value.trim());
   }
-  const shown = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const shown = typeof value === 'string' ? value : show(value);
   throw ListkitError.of(
     'pageSize',
     'invalid_page_size',
@@ -250,4 +250,13 @@ function pageSizeOf(name: string, value: unknown): number | undefined {
     { start: 0, end: shown.length },
     shown,
   );
+}
+
+/** A value for an error message: JSON where it has one (a bigint or a cycle has none). */
+function show(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
