@@ -12,253 +12,34 @@
 import {
   Collection,
   compileFilter,
-  defineSchema,
   ListkitError,
   type ListPage,
   type ListRequest,
-  PageTokenCodec,
   parseOrderBy,
-  t,
 } from '@listkit/query';
 import { listFromSql, planListQuery, sqlTable, suggestIndexes } from '@listkit/query/sql';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  codec,
+  DDL,
+  GENRE_TYPE,
+  loadBooks,
+  ORDERINGS,
+  RUNS,
+  requestArb,
+  rowsArb,
+  schema,
+  TABLE,
+  table,
+  walk,
+} from './support/books.js';
 import {
   openPglite,
   openPostgres,
   postgresSkipReason,
   type TestDatabase,
 } from './support/sql-databases.js';
-
-// The schema's order; the PostgreSQL enum below declares another.
-const GENRES = ['FICTION', 'HISTORY', 'POETRY', 'SCIENCE'] as const;
-
-const schema = defineSchema({
-  key: 'id',
-  fields: {
-    id: t.int64(),
-    title: t.string({ searchable: true }),
-    author: t.string({ searchable: true }),
-    published: t.timestamp(),
-    updated: t.timestamp(),
-    pages: t.int64(),
-    rating: t.double(),
-    weight: t.double(),
-    genre: t.enum(GENRES),
-    tags: t.repeated(t.string()),
-    labels: t.map(t.string()),
-    inPrint: t.bool(),
-    // Not a column of the table: filters on it are decided in memory, orderings refused.
-    summary: t.string(),
-  },
-});
-
-const suffix = `${process.pid}`;
-const TABLE = `books_${suffix}`;
-const GENRE_TYPE = `book_genre_${suffix}`;
-
-const table = sqlTable(schema, {
-  table: TABLE,
-  document: false,
-  columns: {
-    id: 'id',
-    title: 'title',
-    author: { type: 'varchar' },
-    published: { type: 'timestamptz' },
-    updated: { type: 'timestamp' },
-    pages: { type: 'integer' },
-    rating: 'rating',
-    weight: { type: 'numeric' },
-    genre: { type: 'enum' },
-    tags: 'tags',
-    labels: 'labels',
-    inPrint: 'in_print',
-  },
-});
-
-const DDL = [
-  `DROP TABLE IF EXISTS ${TABLE}`,
-  `DROP TYPE IF EXISTS ${GENRE_TYPE}`,
-  `CREATE TYPE ${GENRE_TYPE} AS ENUM ('SCIENCE', 'POETRY', 'FICTION', 'HISTORY')`,
-  `CREATE TABLE ${TABLE} (
-    id bigint PRIMARY KEY,
-    title text,
-    author varchar(200),
-    published timestamptz,
-    updated timestamp,
-    pages integer,
-    rating double precision,
-    weight numeric,
-    genre ${GENRE_TYPE},
-    tags jsonb,
-    labels jsonb,
-    in_print boolean
-  )`,
-  `CREATE INDEX ON ${TABLE} (published)`,
-];
-
-const INSERT = `INSERT INTO ${TABLE} (id, title, author, published, updated, pages, rating, weight, genre, tags, labels, in_print)
-  VALUES ($1::bigint, $2, $3, $4::timestamptz, $5::timestamp, $6::integer, $7::float8, $8::numeric, $9::${GENRE_TYPE}, $10::jsonb, $11::jsonb, $12::boolean)`;
-
-// ------------------------------------------------------------------------------------ rows
-
-const TEXTS = ['', 'a', 'A', 'b', 'B', 'é', 'e', 'Z', 'a b', 'web-1', 'web-2', '100%', 'a_b', '😀'];
-const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null, freq: 4 });
-// A few base instants, and offsets in nanoseconds: PostgreSQL rounds them to microseconds.
-const BASES = ['1969-12-31T23:59:59', '2024-01-01T00:00:00', '2024-01-01T00:00:01'];
-const instantArb = fc
-  .tuple(fc.constantFrom(...BASES), fc.integer({ min: 0, max: 4999 }))
-  .map(([base, ns]) => `${base}.${String(ns).padStart(9, '0')}Z`);
-const instantLiterals = BASES.flatMap((b) =>
-  [0, 1, 999, 1000, 1499, 1500, 2000, 2001, 4999].map(
-    (ns) => `${b}.${String(ns).padStart(9, '0')}Z`,
-  ),
-);
-
-const rowArb = fc.record({
-  title: nullable(fc.constantFrom(...TEXTS)),
-  author: nullable(fc.constantFrom(...TEXTS)),
-  published: nullable(instantArb),
-  updated: nullable(instantArb.map((s) => s.slice(0, -1))),
-  pages: nullable(fc.constantFrom('0', '1', '-3', '100', '2147483647')),
-  rating: nullable(
-    fc.oneof(
-      fc.constantFrom('0', '-0', '1.5', '3', 'Infinity', '-Infinity', '4.1'),
-      fc.double({ min: -10, max: 10, noNaN: true }).map(String),
-    ),
-  ),
-  weight: nullable(
-    fc.constantFrom('0', '1.5', '0.1', '3.14159265358979323846264338', '0.30000000000000004', '-2'),
-  ),
-  genre: nullable(fc.constantFrom(...GENRES)),
-  tags: nullable(
-    fc.array(fc.constantFrom('web', 'db', 'a%', 'x_y', ''), { maxLength: 3 }).map(JSON.stringify),
-  ),
-  labels: nullable(
-    fc
-      .dictionary(fc.constantFrom('env', 'team', 'a%'), fc.constantFrom('prod', 'dev', '', 'x*'), {
-        maxKeys: 2,
-      })
-      .map(JSON.stringify),
-  ),
-  inPrint: nullable(fc.boolean().map(String)),
-});
-
-const rowsArb = fc
-  .uniqueArray(fc.integer({ min: -50, max: 200 }), { maxLength: 25 })
-  .chain((ids) => fc.tuple(...ids.map((id) => rowArb.map((row) => ({ id: String(id), ...row })))));
-
-// ------------------------------------------------------------------------------------ requests
-
-const quote = (s: string) => JSON.stringify(s);
-
-const leafArb: fc.Arbitrary<string> = fc.oneof(
-  fc
-    .tuple(
-      fc.constantFrom('title', 'author'),
-      fc.constantFrom('=', '!=', '<', '>=', ':'),
-      fc.constantFrom(...TEXTS, 'web-*', 'a*', '*b'),
-    )
-    .map(([f, op, v]) => `${f} ${op} ${quote(v)}`),
-  fc
-    .tuple(fc.constantFrom('=', '!=', '<', '>='), fc.constantFrom('0', '1', '100', '-3'))
-    .map(([op, v]) => `pages ${op} ${v}`),
-  fc
-    .tuple(
-      fc.constantFrom('rating', 'weight'),
-      fc.constantFrom('=', '!=', '<', '>='),
-      fc.constantFrom('0', '1.5', '-2', '3.141592653589793', '0.30000000000000004'),
-    )
-    .map(([f, op, v]) => `${f} ${op} ${v}`),
-  fc
-    .tuple(fc.constantFrom('=', '!=', ':'), fc.constantFrom(...GENRES))
-    .map(([op, v]) => `genre ${op} ${v}`),
-  fc
-    .tuple(
-      fc.constantFrom('published', 'updated'),
-      fc.constantFrom('=', '!=', '<', '<=', '>', '>='),
-      fc.constantFrom(...instantLiterals),
-    )
-    .map(([f, op, v]) => `${f} ${op} ${quote(v)}`),
-  fc.tuple(fc.constantFrom('=', '!='), fc.boolean()).map(([op, v]) => `inPrint ${op} ${v}`),
-  fc
-    .tuple(
-      fc.constantFrom('env', 'team'),
-      fc.constantFrom('=', '!=', ':'),
-      fc.constantFrom('prod', 'dev', ''),
-    )
-    .map(([k, op, v]) => `labels.${k} ${op} ${quote(v)}`),
-  fc.constantFrom('env', 'team', 'a%').map((k) => `labels:${quote(k)}`),
-  fc.constantFrom('web', 'db', 'a%', 'x_y', 'w*').map((v) => `tags:${quote(v)}`),
-  fc
-    .constantFrom('title', 'author', 'published', 'genre', 'tags', 'labels', 'summary')
-    .map((f) => `${f}:*`),
-  fc.constantFrom('summary = ""', 'summary != "x"'),
-  fc.constantFrom('web', 'a', 'é').map(quote),
-);
-
-const aipArb: fc.Arbitrary<string> = fc.letrec<{ expr: string }>((tie) => ({
-  expr: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    leafArb,
-    fc.tuple(tie('expr'), tie('expr')).map(([a, b]) => `(${a}) AND (${b})`),
-    fc.tuple(tie('expr'), tie('expr')).map(([a, b]) => `${a} OR ${b}`),
-    tie('expr').map((a) => `NOT (${a})`),
-  ),
-})).expr;
-
-const regexArb = fc
-  .tuple(
-    fc.constantFrom('title', 'author', 'genre', 'pages'),
-    fc.constantFrom('eq', 'ne'),
-    fc.constantFrom('a.*', 'web-[0-9]', '(?i)A', 'FICTION|POETRY', '1.*', '.*'),
-  )
-  .map(([f, op, p]) => `${f} ${op} ${quote(p)}`);
-
-const ORDERINGS = [
-  '',
-  'id desc',
-  'title',
-  'title desc',
-  'author, id desc',
-  'published desc',
-  'published',
-  'updated',
-  'pages, rating desc',
-  'rating desc',
-  'weight',
-  'genre',
-  'genre desc, title',
-  'inPrint desc, published',
-];
-
-const requestArb = fc.record({
-  filter: fc.oneof(aipArb, regexArb, fc.constant('')),
-  orderBy: fc.constantFrom(...ORDERINGS),
-  pageSize: fc.integer({ min: 1, max: 8 }),
-});
-
-// ------------------------------------------------------------------------------------ harness
-
-const codec = await PageTokenCodec.create();
-const RUNS = Number(process.env.LISTKIT_SQL_RUNS ?? 150);
-const SELECT = `SELECT ${table.columns.map((c) => c.select).join(', ')} FROM ${TABLE}`;
-
-async function walk<T>(
-  lists: ((r: ListRequest) => Promise<ListPage<T>>)[],
-  request: ListRequest,
-): Promise<ListPage<T>[]> {
-  const pages: ListPage<T>[] = [];
-  let pageToken: string | undefined;
-  do {
-    // Alternating listers: each continues from the other's token.
-    const page = await lists[pages.length % lists.length]!({ ...request, pageToken });
-    pages.push(page);
-    pageToken = page.nextPageToken;
-    if (pages.length > 200) throw new Error('walk did not end');
-  } while (pageToken);
-  return pages;
-}
 
 function ownTable(open: () => Promise<TestDatabase>, runs: number) {
   let db: TestDatabase;
@@ -279,37 +60,12 @@ function ownTable(open: () => Promise<TestDatabase>, runs: number) {
     await db?.close();
   });
 
-  /** Replaces the rows (raw SQL) and returns the resources as PostgreSQL holds them. */
-  async function load(rows: readonly Record<string, string | null>[]): Promise<object[]> {
-    await db.exec(`DELETE FROM ${TABLE}`);
-    for (const r of rows) {
-      await db.query(
-        INSERT,
-        [
-          r.id!,
-          r.title!,
-          r.author!,
-          r.published!,
-          r.updated!,
-          r.pages!,
-          r.rating!,
-          r.weight!,
-          r.genre!,
-          r.tags!,
-          r.labels!,
-          r.inPrint!,
-        ].map((v) => v ?? null),
-      );
-    }
-    return (await db.query(SELECT)).map((row) => table.readRow(row));
-  }
-
   it('lists every page exactly as the in-memory Collection does, tokens passing between them', async () => {
     let compared = 0;
     let invalid = 0;
     await fc.assert(
       fc.asyncProperty(rowsArb, requestArb, async (rows, request) => {
-        const resources = await load(rows);
+        const resources = await loadBooks(db, rows);
         const collection = new Collection<object>(schema, { pageTokens: codec });
         for (const r of resources) collection.put(r);
         const memory = (r: ListRequest) => collection.list(r);
@@ -341,7 +97,7 @@ function ownTable(open: () => Promise<TestDatabase>, runs: number) {
   }, 600_000);
 
   it('reads rows as the engine would: microseconds, labels, exact int64 and doubles', async () => {
-    const [resource] = await load([
+    const [resource] = await loadBooks(db, [
       {
         id: '9007199254740993',
         title: 'é',

@@ -8,6 +8,7 @@ import {
   listStatementSettings,
   planListQuery,
   readPlannedPage,
+  type SqlListPlan,
   type SqlPlanOptions,
   type SqlStatement,
 } from './plan.js';
@@ -28,6 +29,11 @@ import type { SqlTable } from './table.js';
  */
 export type SqlRunner = (
   statements: readonly SqlStatement[],
+  /**
+   * The planned page (the last statement), which `listFromSql` passes: a query builder may
+   * assemble it from its parts (`@listkit/query/kysely`).
+   */
+  plan?: SqlListPlan,
 ) => Promise<readonly Record<string, unknown>[]>;
 
 /**
@@ -121,7 +127,7 @@ export async function listFromSql<T extends object>(
     const timeout = options.statementTimeoutMs ?? 5000;
     let rows: readonly Record<string, unknown>[];
     try {
-      rows = await options.run([listStatementSettings(timeout), plan]);
+      rows = await options.run([listStatementSettings(timeout), plan], plan as SqlListPlan);
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code === '57014') {
         throw ListkitError.of(

@@ -41,7 +41,10 @@ export interface SqlColumn {
   readonly sortValue: string;
   /** Whether {@link sortValue} can be NULL. */
   readonly sortNullable: boolean;
-  /** In a table of your own: the column as text in the engine's canonical form, for SELECT. */
+  /**
+   * In a table of your own: the column as text in the engine's canonical form; the statement
+   * selects it under the column's name.
+   */
   readonly select?: string;
 }
 
@@ -546,7 +549,7 @@ function ownTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
       value,
       sortValue,
       sortNullable,
-      select: `${select} AS ${quoted}`,
+      select,
     });
   }
   const byPath = new Map(columns.map((c) => [c.path, c]));
