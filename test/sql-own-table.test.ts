@@ -21,9 +21,11 @@ import { listFromSql, planListQuery, sqlTable, suggestIndexes } from '@listkit/q
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BASES,
   codec,
   DDL,
   GENRE_TYPE,
+  instantLiterals,
   loadBooks,
   ORDERINGS,
   RUNS,
@@ -95,6 +97,45 @@ function ownTable(open: () => Promise<TestDatabase>, runs: number) {
     );
     expect(compared).toBeGreaterThan(invalid * 3);
   }, 600_000);
+
+  it('compares every timestamp literal, nanoseconds included, as the engine does', async () => {
+    // A row at each microsecond around each base, and one without timestamps.
+    const rows: Record<string, string | null>[] = [{ id: '0', published: null, updated: null }];
+    for (const base of BASES) {
+      for (let us = 0; us <= 5; us++) {
+        const at = `${base}.${String(us).padStart(6, '0')}`;
+        rows.push({ id: String(rows.length), published: `${at}Z`, updated: at });
+      }
+    }
+    const resources = await loadBooks(db, rows);
+    const collection = new Collection<object>(schema, { pageTokens: codec });
+    for (const r of resources) collection.put(r);
+    let compared = 0;
+    for (const field of ['published', 'updated']) {
+      for (const op of ['=', '!=', '<', '<=', '>', '>=']) {
+        for (const literal of instantLiterals) {
+          for (const filter of [`${field} ${op} "${literal}"`, `NOT ${field} ${op} "${literal}"`]) {
+            const request = { filter, pageSize: 100 };
+            const plan = planListQuery(table, {
+              filter: compileFilter(filter, schema),
+              order: parseOrderBy('', schema),
+              pageSize: 100,
+            });
+            expect(plan.exact, filter).toBe(true);
+            const sql = await listFromSql<object>(request, {
+              table,
+              pageTokens: codec,
+              run: db.run,
+            });
+            const memory = await collection.list(request);
+            expect(sql.items, filter).toEqual(memory.items);
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBe(2 * 6 * instantLiterals.length * 2);
+  });
 
   it('reads rows as the engine would: microseconds, labels, exact int64 and doubles', async () => {
     const [resource] = await loadBooks(db, [

@@ -80,11 +80,11 @@ export const INSERT = `INSERT INTO ${TABLE} (id, title, author, published, updat
 const TEXTS = ['', 'a', 'A', 'b', 'B', 'é', 'e', 'Z', 'a b', 'web-1', 'web-2', '100%', 'a_b', '😀'];
 const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null, freq: 4 });
 // A few base instants, and offsets in nanoseconds: PostgreSQL rounds them to microseconds.
-const BASES = ['1969-12-31T23:59:59', '2024-01-01T00:00:00', '2024-01-01T00:00:01'];
+export const BASES = ['1969-12-31T23:59:59', '2024-01-01T00:00:00', '2024-01-01T00:00:01'];
 const instantArb = fc
   .tuple(fc.constantFrom(...BASES), fc.integer({ min: 0, max: 4999 }))
   .map(([base, ns]) => `${base}.${String(ns).padStart(9, '0')}Z`);
-const instantLiterals = BASES.flatMap((b) =>
+export const instantLiterals = BASES.flatMap((b) =>
   [0, 1, 999, 1000, 1499, 1500, 2000, 2001, 4999].map(
     (ns) => `${b}.${String(ns).padStart(9, '0')}Z`,
   ),
