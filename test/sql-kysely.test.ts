@@ -1,9 +1,22 @@
 // @listkit/query/kysely: the planned page added to a Kysely user's own `selectFrom(…)`, run
 // through kysely-pglite, lists the books table (test/support/books.ts, created with raw SQL) page
 // for page as the in-memory Collection does, with tokens shared between the two.
-import { Collection, compileFilter, type ListRequest, parseOrderBy } from '@listkit/query';
+import {
+  Collection,
+  compileFilter,
+  defineSchema,
+  type ListRequest,
+  parseOrderBy,
+  t,
+} from '@listkit/query';
 import { kyselyPage, kyselySql } from '@listkit/query/kysely';
-import { listFromSql, planListQuery, readPlannedPage, type SqlRunner } from '@listkit/query/sql';
+import {
+  listFromSql,
+  planListQuery,
+  readPlannedPage,
+  type SqlRunner,
+  sqlTable,
+} from '@listkit/query/sql';
 import fc from 'fast-check';
 import { Kysely, sql } from 'kysely';
 import { KyselyPGlite } from 'kysely-pglite';
@@ -91,6 +104,42 @@ describe('Kysely fragments', () => {
       { numRuns: Math.ceil(RUNS / 2) },
     );
   }, 600_000);
+
+  it("lists listkit's document layout through Kysely too", async () => {
+    const rules = sqlTable(
+      defineSchema({ key: 'name', fields: { name: t.string(), size: t.int64() } }),
+      { table: `kysely_rules_${process.pid}` },
+    );
+    await raw.exec(rules.createTable());
+    const collection = new Collection<object>(rules.schema, { pageTokens: codec });
+    for (let i = 0; i < 7; i++) {
+      const rule = { name: `rule-${i}`, size: String(i % 3) };
+      collection.put(rule);
+      await raw.query(
+        `INSERT INTO ${rules.name} (${rules.insertColumns.join(', ')}) VALUES (${rules.insertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
+        rules.row(rule),
+      );
+    }
+    const viaKysely: SqlRunner = (_statements, plan) => {
+      const page = kyselyPage(plan!);
+      return sql<
+        Record<string, unknown>
+      >`SELECT ${sql.join(page.columns)} FROM ${sql.table(rules.name.slice(1, -1))} WHERE ${page.where} ORDER BY ${page.orderBy} LIMIT ${sql.lit(page.limit)}`
+        .execute(db)
+        .then((r) => r.rows);
+    };
+    const request = { filter: 'size > 0', orderBy: 'size desc', pageSize: 2 };
+    const expected = await walk([(r: ListRequest) => collection.list(r)], request);
+    const actual = await walk(
+      [
+        (r: ListRequest) =>
+          listFromSql<object>(r, { table: rules, pageTokens: codec, run: viaKysely }),
+      ],
+      request,
+    );
+    expect(actual.map((p) => p.items)).toEqual(expected.map((p) => p.items));
+    expect(expected.flatMap((p) => p.items)).toHaveLength(4);
+  });
 
   it('adds to a query the user writes, without listFromSql', async () => {
     const resources = await loadBooks(raw, [
