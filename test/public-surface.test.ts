@@ -127,6 +127,9 @@ const SURFACE: Record<string, string[]> = {
     'DEFAULT_SCAN_BUDGET',
     'MAX_PUSHDOWN_REGEX_SIZE',
     'SqlColumn',
+    'SqlColumnSpec',
+    'SqlColumnType',
+    'SqlInexactColumn',
     'SqlListOptions',
     'SqlListPlan',
     'SqlListQuery',
@@ -148,6 +151,7 @@ const SURFACE: Record<string, string[]> = {
     'translateRegex',
   ],
   'packages/query/src/re2-wasm.ts': ['re2WasmEngine'],
+  'packages/query/src/kysely/index.ts': ['KyselyPage', 'kyselyPage', 'kyselySql'],
   'packages/query/src/proto.ts': [
     'DescFieldLike',
     'DescMessageLike',

@@ -7,6 +7,8 @@ export default defineConfig({
     index: 'src/index.ts',
     're2-wasm': 'src/re2-wasm.ts',
     sql: 'src/sql/index.ts',
+    // kysely (an optional peer) only for those who import it.
+    kysely: 'src/kysely/index.ts',
     // protobufjs only for those who import it.
     proto: 'src/proto.ts',
     'list-method': 'src/list-method.ts',

@@ -19,4 +19,12 @@ export {
   translateRegex,
 } from './regex-translation.js';
 export { type SuggestIndexesOptions, suggestIndexes } from './suggested-indexes.js';
-export { type SqlColumn, type SqlTable, type SqlTableOptions, sqlTable } from './table.js';
+export {
+  type SqlColumn,
+  type SqlColumnSpec,
+  type SqlColumnType,
+  type SqlInexactColumn,
+  type SqlTable,
+  type SqlTableOptions,
+  sqlTable,
+} from './table.js';

@@ -2,7 +2,7 @@ import { ListkitError } from '../errors.js';
 import type { OrderBy, SortKey } from '../order-by/order-by.js';
 import type { SortValue } from '../order-by/sort-key.js';
 import type { Parameters } from './sql-text.js';
-import { nanosText, type SqlColumn, type SqlTable } from './table.js';
+import { microsecondText, nanosText, type SqlColumn, type SqlTable } from './table.js';
 
 /** The columns of an ordering, the unique key last. */
 export function orderColumns(
@@ -12,7 +12,9 @@ export function orderColumns(
   return order.keyTerms.map((term) => {
     const column = table.column(term.path);
     if (!column || column.sqlType === 'jsonb') {
-      throw new TypeError(`orderBy field "${term.path}" has no sortable column`);
+      throw new TypeError(
+        `orderBy field "${term.path}" has no sortable column in ${table.name}; SQL cannot page in this order exactly`,
+      );
     }
     return { column, descending: term.descending };
   });
@@ -20,7 +22,7 @@ export function orderColumns(
 
 /** A column as the ordering reads it: text in code-point order. */
 export function sortExpression(column: SqlColumn): string {
-  return column.sqlType === 'text' ? `${column.name} COLLATE "C"` : column.name;
+  return column.sortValue;
 }
 
 /**
@@ -31,8 +33,14 @@ export function sortExpression(column: SqlColumn): string {
 export function orderByClause(table: SqlTable, order: OrderBy): string {
   return orderColumns(table, order)
     .map(({ column, descending }) => {
-      const nulls = column.nullable ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : '';
-      return `${sortExpression(column)}${descending ? ' DESC' : ''}${nulls}`;
+      const nulls = column.sortNullable ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : '';
+      // A bare name in ORDER BY means an output column first: a table of your own selects its
+      // columns as text under their own names, so the table column is named with its table.
+      const expr =
+        column.storage !== undefined && column.sortValue === column.name
+          ? `${table.name}.${column.name}`
+          : sortExpression(column);
+      return `${expr}${descending ? ' DESC' : ''}${nulls}`;
     })
     .join(', ');
 }
@@ -62,7 +70,7 @@ export function keysetCondition(
           ? 'FALSE'
           : `${v} IS NOT NULL`
         : descending
-          ? column.nullable
+          ? column.sortNullable
             ? `(${v} < ${p} OR ${v} IS NULL)`
             : `${v} < ${p}`
           : `${v} > ${p}`;
@@ -73,14 +81,14 @@ export function keysetCondition(
           ? `${v} IS NULL`
           : 'TRUE'
         : descending
-          ? column.nullable
+          ? column.sortNullable
             ? `(${v} <= ${p} OR ${v} IS NULL)`
             : `${v} <= ${p}`
           : `${v} >= ${p}`;
     return { after, equal, atLeast };
   });
   const last = terms[terms.length - 1]!.after;
-  if (columns.every(({ column }) => !column.nullable)) {
+  if (columns.every(({ column }) => !column.sortNullable)) {
     // after(i) = t_i ≥ c_i AND NOT (t_i = c_i AND NOT after(i+1)): the bound stays a top-level
     // conjunct, and PostgreSQL does not count its selectivity twice (the OR form made it expect
     // a tenth of the rows and prefer a bitmap scan and a sort to the ordered index scan).
@@ -109,11 +117,51 @@ const mismatch = () =>
   );
 
 function castOf(column: SqlColumn): string {
-  return column.sqlType === 'double precision' ? 'float8' : column.sqlType;
+  switch (column.storage) {
+    case undefined:
+      return column.sqlType === 'double precision' ? 'float8' : column.sqlType;
+    case 'text':
+    case 'varchar':
+      return 'text';
+    case 'enum':
+      return 'integer'; // the declared index the CASE orders by
+    case 'double precision':
+      return 'float8';
+    case 'numeric':
+      return column.type.kind === 'double' ? 'float8' : 'numeric';
+    default:
+      return column.storage;
+  }
 }
 
 /** A sort value as the text of its column's type. */
 function cursorText(column: SqlColumn, value: Exclude<SortValue, null>): string {
+  if (column.storage === 'timestamptz' || column.storage === 'timestamp') {
+    // The column holds microseconds: a cursor with nanoseconds came from other data.
+    if (Array.isArray(value) && value[1] % 1000 === 0) {
+      return microsecondText(value[0], value[1], column.storage);
+    }
+    throw mismatch();
+  }
+  switch (column.storage === undefined ? column.sqlType : column.type.kind) {
+    case 'string':
+      if (typeof value === 'string') return value;
+      break;
+    case 'enum':
+      if (typeof value === 'number' && Number.isInteger(value)) return String(value);
+      break;
+    case 'int64':
+      if (typeof value === 'object' && 'i' in value) return value.i;
+      break;
+    case 'double':
+      if (typeof value === 'number') return String(value);
+      if (typeof value === 'object' && 'x' in value) return value.x;
+      break;
+    case 'bool':
+      if (value === 0 || value === 1) return value === 1 ? 'true' : 'false';
+      break;
+  }
+  if (column.storage !== undefined) throw mismatch();
   switch (column.sqlType) {
     case 'text':
       if (typeof value === 'string') return value;

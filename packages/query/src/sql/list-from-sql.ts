@@ -8,6 +8,7 @@ import {
   listStatementSettings,
   planListQuery,
   readPlannedPage,
+  type SqlListPlan,
   type SqlPlanOptions,
   type SqlStatement,
 } from './plan.js';
@@ -28,6 +29,11 @@ import type { SqlTable } from './table.js';
  */
 export type SqlRunner = (
   statements: readonly SqlStatement[],
+  /**
+   * The planned page (the last statement), which `listFromSql` passes: a query builder may
+   * assemble it from its parts (`@listkit/query/kysely`).
+   */
+  plan?: SqlListPlan,
 ) => Promise<readonly Record<string, unknown>[]>;
 
 /**
@@ -52,6 +58,16 @@ export interface SqlListOptions extends CompileOptions, SqlPlanOptions {
    * reuses it instead of serialising each resource again.
    */
   readResource?: (json: string) => object;
+  /**
+   * For a table of your own (`document: false`): turns a row into the resource. The row holds
+   * the mapped columns as text in the engine's canonical form, keyed by column name (int64 and
+   * doubles as decimal text, booleans as `true`/`false`, enums as labels, timestamps as RFC 3339
+   * UTC with six fractional digits, maps and lists as JSON text); NULL is "unset". Defaults to
+   * {@link SqlTable.readRow}, which sets each field from its column; give your own to add what
+   * the columns do not hold (a `name` built from the id, say). The in-memory side must read
+   * the same rows the same way for pages to be equal.
+   */
+  readRow?: (row: Readonly<Record<string, unknown>>) => object;
 }
 
 /**
@@ -111,7 +127,7 @@ export async function listFromSql<T extends object>(
     const timeout = options.statementTimeoutMs ?? 5000;
     let rows: readonly Record<string, unknown>[];
     try {
-      rows = await options.run([listStatementSettings(timeout), plan]);
+      rows = await options.run([listStatementSettings(timeout), plan], plan as SqlListPlan);
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code === '57014') {
         throw ListkitError.of(
@@ -126,10 +142,14 @@ export async function listFromSql<T extends object>(
       throw error;
     }
     const read = options.readResource ?? JSON.parse;
-    const resources = rows.map((row) => {
-      const value = row.resource;
-      return (typeof value === 'string' ? read(value) : value) as T;
-    });
+    const readRow = options.readRow ?? table.readRow;
+    const resources =
+      table.document === undefined
+        ? rows.map((row) => readRow(row) as T)
+        : rows.map((row) => {
+            const value = row.resource;
+            return (typeof value === 'string' ? read(value) : value) as T;
+          });
     const page = readPlannedPage(plan, resources);
     if (!page.next) return { items: page.items };
     return {

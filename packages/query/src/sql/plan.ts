@@ -3,9 +3,9 @@ import { re2jsEngine } from '../filter/regex/re2js-engine.js';
 import type { RegexEngine } from '../filter/regex/regex-engine.js';
 import type { OrderBy, SortKey } from '../order-by/order-by.js';
 import { translateFilter } from './filter-translation.js';
-import { keysetCondition, orderByClause } from './keyset.js';
+import { keysetCondition, orderByClause, orderColumns } from './keyset.js';
 import { Parameters, quoteIdentifier } from './sql-text.js';
-import type { SqlTable } from './table.js';
+import type { SqlColumn, SqlInexactColumn, SqlTable } from './table.js';
 
 /**
  * One statement: text with `$n` placeholders, and their values as text (or NULL).
@@ -81,6 +81,22 @@ export interface SqlListPlan<T = unknown> extends SqlStatement {
   readonly pageSize: number;
   /** True when the WHERE clause is the whole filter: no residual. */
   readonly exact: boolean;
+  /**
+   * The columns this statement reads whose PostgreSQL type differs from the engine's values (a
+   * table of your own: microsecond timestamps, collations, enum orders), and how the plan keeps
+   * the pages exact. Empty for listkit's own layout.
+   */
+  readonly inexact: readonly SqlInexactColumn[];
+  /**
+   * The statement's clauses, for query builders that assemble their own statement (the
+   * `@listkit/query/kysely` adapter): `columns` as `[expression, alias]` pairs, `where` (if
+   * any) and `orderBy` as SQL text whose `$n` placeholders are {@link params}' values.
+   */
+  readonly parts: {
+    readonly columns: readonly (readonly [expression: string, alias: string])[];
+    readonly where?: string;
+    readonly orderBy: string;
+  };
   /** What the database could not decide, tested on each returned resource. */
   readonly residual?: (resource: T) => boolean;
   readonly order: OrderBy<T>;
@@ -117,27 +133,38 @@ export function planListQuery<T>(
   options: SqlPlanOptions = {},
 ): SqlListPlan<T> {
   const params = new Parameters();
-  const where = translateFilter(query.filter.checked, {
+  const used = new Set<SqlColumn>();
+  const filter = translateFilter(query.filter.checked, {
     table,
     params,
     regexEngine: options.regexEngine ?? re2jsEngine,
     aliases: { count: 0 },
+    used,
   });
+  for (const { column } of orderColumns(table, query.order)) used.add(column);
   const conditions = Object.entries(options.scope ?? {}).map(
     ([column, value]) => `${quoteIdentifier(column)} = ${params.add(value, 'text')}`,
   );
-  if (where.sql !== 'TRUE') conditions.push(`(${where.sql})`);
+  if (filter.sql !== 'TRUE') conditions.push(`(${filter.sql})`);
   if (query.cursor)
     conditions.push(`(${keysetCondition(table, query.order, query.cursor, params)})`);
-  const limit = where.exact
+  const limit = filter.exact
     ? query.pageSize + 1
     : Math.max(query.pageSize + 1, options.scanBudget ?? DEFAULT_SCAN_BUDGET);
+  // As text: node-postgres took 6.2 ms to hand over 501 resources as jsonb, 2.5 ms as text
+  // plus 1.1 ms for JSON.parse (10^6 rows, test/bench/sql.mjs); every driver returns text alike.
+  // A table of your own: each column as canonical text (drivers would read timestamptz as a
+  // Date, in milliseconds, and bigint as a lossy number).
+  const columns: (readonly [string, string])[] =
+    table.document === undefined
+      ? table.columns.map((c) => [c.select ?? c.name, c.name.slice(1, -1).replaceAll('""', '"')])
+      : [[`${table.document}::text`, 'resource']];
+  const where = conditions.length > 0 ? conditions.join(' AND ') : undefined;
+  const orderBy = orderByClause(table, query.order);
   const text = [
-    // As text: node-postgres took 6.2 ms to hand over 501 resources as jsonb, 2.5 ms as text
-    // plus 1.1 ms for JSON.parse (10^6 rows, test/bench/sql.mjs); every driver returns text alike.
-    `SELECT ${table.document}::text AS resource FROM ${table.name}`,
-    ...(conditions.length > 0 ? [`WHERE ${conditions.join(' AND ')}`] : []),
-    `ORDER BY ${orderByClause(table, query.order)}`,
+    `SELECT ${columns.map(([e, alias]) => `${e} AS ${quoteIdentifier(alias)}`).join(', ')} FROM ${table.name}`,
+    ...(where === undefined ? [] : [`WHERE ${where}`]),
+    `ORDER BY ${orderBy}`,
     `LIMIT ${params.add(String(limit), 'bigint')}`,
   ].join('\n');
   return {
@@ -145,8 +172,10 @@ export function planListQuery<T>(
     params: params.values,
     limit,
     pageSize: query.pageSize,
-    exact: where.exact,
-    residual: where.exact ? undefined : (resource: T) => query.filter.matches(resource),
+    exact: filter.exact,
+    parts: { columns, where, orderBy },
+    inexact: table.inexact.filter((c) => [...used].some((u) => u.name === c.column)),
+    residual: filter.exact ? undefined : (resource: T) => query.filter.matches(resource),
     order: query.order,
   };
 }

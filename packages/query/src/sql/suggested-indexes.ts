@@ -47,9 +47,16 @@ export function suggestIndexes(table: SqlTable, options: SuggestIndexesOptions =
   for (const ordering of options.orderings ?? table.schema.orderings ?? ['']) {
     const order = parseOrderBy(ordering, table.schema, { allowed: [ordering] });
     const columns = orderColumns(table, order);
+    // A PostgreSQL enum's cast to text is not immutable: no index on the CASE that orders it.
+    if (columns.some(({ column }) => column.storage === 'enum')) continue;
     const terms = columns.map(({ column, descending }) => {
-      const nulls = column.nullable ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : '';
-      return `${sortExpression(column)}${descending ? ' DESC' : ''}${nulls}`;
+      const nulls = column.sortNullable ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : '';
+      // A table of your own orders by expressions (COALESCE, casts, CASE): an expression index.
+      const expr =
+        column.storage !== undefined && column.sortValue !== column.name
+          ? `(${sortExpression(column)})`
+          : sortExpression(column);
+      return `${expr}${descending ? ' DESC' : ''}${nulls}`;
     });
     const signature = terms.join(', ');
     if (seen.has(signature)) continue;

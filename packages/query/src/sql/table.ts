@@ -2,7 +2,7 @@ import { parseDuration } from '../schema/duration.js';
 import type { FieldType, ResourceSchema } from '../schema/field-type.js';
 import { parseInt64 } from '../schema/int64.js';
 import { parseTimestamp } from '../schema/timestamp.js';
-import { isStorableText, quoteIdentifier } from './sql-text.js';
+import { isStorableText, quoteIdentifier, quoteLiteral } from './sql-text.js';
 
 /**
  * How one field is stored: a typed column (scalars) or a `jsonb` column (maps, repeated).
@@ -30,6 +30,79 @@ export interface SqlColumn {
     | 'jsonb';
   /** False when every row has a value (so orderings need no NULLS branches). */
   readonly nullable: boolean;
+  /**
+   * In a table of your own (`document: false`), the column's PostgreSQL type as declared in
+   * {@link SqlTableOptions.columns}; undefined in listkit's own layout.
+   */
+  readonly storage?: SqlColumnType;
+  /** The field's value as the filter compares it (column, COALESCE to the default, casts). */
+  readonly value: string;
+  /** The expression ORDER BY and the keyset condition use. */
+  readonly sortValue: string;
+  /** Whether {@link sortValue} can be NULL. */
+  readonly sortNullable: boolean;
+  /**
+   * In a table of your own: the column as text in the engine's canonical form; the statement
+   * selects it under the column's name.
+   */
+  readonly select?: string;
+}
+
+/**
+ * The PostgreSQL type of a column in a table of your own: `text`/`varchar` (strings, enums),
+ * `bigint`/`integer`/`numeric` (int64), `double precision`/`numeric` (double), `boolean`,
+ * `timestamptz`/`timestamp` (timestamps, UTC), `enum` (a PostgreSQL enum type, for enum
+ * fields), `jsonb` (maps and repeated fields).
+ *
+ * @example
+ * ```ts
+ * const type: SqlColumnType = 'timestamptz';
+ * sqlTable(schema, { table: 'books', document: false, columns: { published: { type } } });
+ * ```
+ */
+export type SqlColumnType =
+  | 'text'
+  | 'varchar'
+  | 'bigint'
+  | 'integer'
+  | 'numeric'
+  | 'double precision'
+  | 'boolean'
+  | 'timestamptz'
+  | 'timestamp'
+  | 'enum'
+  | 'jsonb';
+
+/**
+ * One column of a table of your own: its name (default: the path in snake_case) and PostgreSQL
+ * type (default by field kind: `text`, `bigint`, `double precision`, `boolean`, `text` for
+ * enums, `timestamptz`, `jsonb`).
+ *
+ * @example
+ * ```ts
+ * const spec: SqlColumnSpec = { name: 'genre', type: 'enum' };
+ * sqlTable(schema, { table: 'books', document: false, columns: { genre: spec } });
+ * ```
+ */
+export interface SqlColumnSpec {
+  name?: string;
+  type?: SqlColumnType;
+}
+
+/**
+ * A column whose PostgreSQL type cannot hold or order the engine's values exactly as the
+ * in-memory engine does, and what the planner does about it.
+ *
+ * @example
+ * ```ts
+ * for (const c of plan.inexact) console.warn(`${c.path} (${c.column}): ${c.reason}`);
+ * ```
+ */
+export interface SqlInexactColumn {
+  readonly path: string;
+  /** The quoted column name. */
+  readonly column: string;
+  readonly reason: string;
 }
 
 /**
@@ -43,10 +116,18 @@ export interface SqlColumn {
 export interface SqlTableOptions {
   /** The table, optionally schema-qualified (`app.rules`). */
   table: string;
-  /** The `jsonb` column holding each resource as given. Defaults to `resource`. */
-  document?: string;
-  /** Column names by field path; the default is the path in snake_case (`creation_timestamp`). */
-  columns?: Readonly<Record<string, string>>;
+  /**
+   * The `jsonb` column holding each resource as given. Defaults to `resource`. `false`: a table
+   * of your own, with ordinary columns and no document: only the key and the fields named in
+   * {@link columns} have columns (the rest is decided in memory), and each page's rows are
+   * turned into resources by `readRow` (default {@link SqlTable.readRow}).
+   */
+  document?: string | false;
+  /**
+   * Column names by field path; the default is the path in snake_case (`creation_timestamp`).
+   * In a table of your own, also the column's PostgreSQL type ({@link SqlColumnSpec}).
+   */
+  columns?: Readonly<Record<string, string | SqlColumnSpec>>;
   /**
    * Field paths every resource sets (enums, timestamps and durations, which otherwise may be
    * NULL): their columns are NOT NULL, orderings on them need no NULLS branches, and
@@ -68,8 +149,15 @@ export interface SqlTable {
   readonly schema: ResourceSchema;
   /** The quoted table name. */
   readonly name: string;
-  /** The quoted document column. */
-  readonly document: string;
+  /** The quoted document column; undefined for a table of your own (`document: false`). */
+  readonly document: string | undefined;
+  /** The columns whose PostgreSQL type differs from the engine's values, and why. */
+  readonly inexact: readonly SqlInexactColumn[];
+  /**
+   * A row of a planned statement (for a table of your own: each column as text, keyed by column
+   * name) as a resource: every field with a non-NULL column set, in the engine's JSON form.
+   */
+  readRow(row: Readonly<Record<string, unknown>>): object;
   /** One column per field reachable through messages, in declaration order. */
   readonly columns: readonly SqlColumn[];
   /** The column of a field path, if the path has one. */
@@ -118,6 +206,7 @@ const snakeCase = (path: string) =>
  * ```
  */
 export function sqlTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
+  if (options.document === false) return ownTable(schema, options);
   const required = new Set(options.required ?? []);
   const columns: SqlColumn[] = [];
   const names = new Set<string>();
@@ -129,7 +218,13 @@ export function sqlTable(schema: ResourceSchema, options: SqlTableOptions): SqlT
         walk(type.fields, steps);
         continue;
       }
-      const name = options.columns?.[path] ?? snakeCase(path);
+      const declared = options.columns?.[path];
+      if (typeof declared === 'object' && declared.type !== undefined) {
+        throw new TypeError(
+          `column types are for tables of your own (document: false), not "${path}"`,
+        );
+      }
+      const name = (typeof declared === 'object' ? declared.name : declared) ?? snakeCase(path);
       if (names.has(name)) throw new TypeError(`two fields map to the column "${name}"`);
       names.add(name);
       const sqlType = sqlTypeOf(type);
@@ -139,13 +234,19 @@ export function sqlTable(schema: ResourceSchema, options: SqlTableOptions): SqlT
         sqlType === 'double precision' ||
         sqlType === 'boolean';
       const topLevel = steps.length === 1;
+      const quoted = quoteIdentifier(name);
+      const nullable = !(required.has(path) || (alwaysSet && topLevel) || path === schema.key);
+      const value = sqlType === 'text' ? `${quoted} COLLATE "C"` : quoted;
       columns.push({
         path,
         steps,
-        name: quoteIdentifier(name),
+        name: quoted,
         type,
         sqlType,
-        nullable: !(required.has(path) || (alwaysSet && topLevel) || path === schema.key),
+        nullable,
+        value,
+        sortValue: value,
+        sortNullable: nullable,
       });
     }
   };
@@ -156,7 +257,7 @@ export function sqlTable(schema: ResourceSchema, options: SqlTableOptions): SqlT
   }
   const byPath = new Map(columns.map((c) => [c.path, c]));
   const table = quoteIdentifier(options.table);
-  const document = quoteIdentifier(options.document ?? 'resource');
+  const document = quoteIdentifier((options.document as string | undefined) ?? 'resource');
   const key = byPath.get(schema.key);
   if (!key) throw new TypeError(`schema key "${schema.key}" has no column`);
   return {
@@ -164,6 +265,13 @@ export function sqlTable(schema: ResourceSchema, options: SqlTableOptions): SqlT
     name: table,
     document,
     columns,
+    inexact: [],
+    readRow: (row) => {
+      const text = row.resource;
+      if (typeof text === 'string') return JSON.parse(text) as object;
+      if (isObject(text)) return text;
+      throw new TypeError('the row has no resource column');
+    },
     column: (path) => byPath.get(path),
     insertColumns: [document, ...columns.map((c) => c.name)],
     createTable: () => {
@@ -321,4 +429,181 @@ function checkValue(type: FieldType, value: unknown, path: string): void {
     return;
   }
   if (value !== undefined) encode({ path, type } as SqlColumn, value);
+}
+
+/** The PostgreSQL types a table of your own may use for each field kind; the first is the default. */
+const OWN_TYPES: Partial<Record<FieldType['kind'], readonly SqlColumnType[]>> = {
+  string: ['text', 'varchar'],
+  int64: ['bigint', 'integer', 'numeric'],
+  double: ['double precision', 'numeric'],
+  bool: ['boolean'],
+  enum: ['text', 'varchar', 'enum'],
+  timestamp: ['timestamptz', 'timestamp'],
+  map: ['jsonb'],
+  repeated: ['jsonb'],
+};
+
+/** Timestamps as the engine reads them: RFC 3339 in UTC with six fractional digits. */
+const TIMESTAMP_TEXT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+/** `sqlTable(schema, { document: false, … })`: a table of your own, with ordinary columns. */
+function ownTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
+  const required = new Set([...(options.required ?? []), schema.key]);
+  const declared = new Map(Object.entries(options.columns ?? {}));
+  if (!declared.has(schema.key)) declared.set(schema.key, {});
+  const columns: SqlColumn[] = [];
+  const inexact: SqlInexactColumn[] = [];
+  const names = new Set<string>();
+  for (const [path, spec] of declared) {
+    const { name = snakeCase(path), type: storage } =
+      typeof spec === 'string' ? { name: spec, type: undefined } : spec;
+    const steps = path.split('.');
+    const type = steps.length === 1 ? schema.fields[path] : undefined;
+    if (!type) {
+      throw new TypeError(
+        steps.length > 1
+          ? `"${path}": a table of your own maps top-level fields only (nested message fields need the document layout)`
+          : `"${path}" is not a field of the schema`,
+      );
+    }
+    const allowed = OWN_TYPES[type.kind];
+    if (!allowed) {
+      throw new TypeError(
+        `"${path}" (${type.kind}) has no column type that keeps the engine's semantics; leave it out of columns (filters on it run in memory)`,
+      );
+    }
+    const sqlType = storage ?? allowed[0]!;
+    if (!allowed.includes(sqlType)) {
+      throw new TypeError(
+        `"${path}" (${type.kind}) cannot be stored as ${sqlType}: use ${allowed.join(' or ')}`,
+      );
+    }
+    if (names.has(name)) throw new TypeError(`two fields map to the column "${name}"`);
+    names.add(name);
+    const quoted = quoteIdentifier(name);
+    const nullable = !required.has(path);
+    const or = (fallback: string, expr = quoted) =>
+      nullable ? `COALESCE(${expr}, ${fallback})` : expr;
+    let value: string;
+    let sortValue: string;
+    let sortNullable = false;
+    let select = `${quoted}::text`;
+    const note = (reason: string) => inexact.push({ path, column: quoted, reason });
+    switch (type.kind) {
+      case 'string':
+        value = `${or(`''`)} COLLATE "C"`;
+        sortValue = value;
+        select = quoted;
+        note(
+          'compared and ordered under COLLATE "C" (code points), whatever the column\'s collation: only an index built COLLATE "C" serves it',
+        );
+        break;
+      case 'int64':
+        value = or('0');
+        sortValue = value;
+        break;
+      case 'double':
+        value = sqlType === 'numeric' ? or('0', `${quoted}::float8`) : or('0');
+        sortValue = value;
+        select = sqlType === 'numeric' ? `${quoted}::float8::text` : select;
+        if (sqlType === 'numeric') {
+          note('numeric: compared and ordered as float8, the double the resource holds');
+        }
+        break;
+      case 'bool':
+        value = or('false');
+        sortValue = value;
+        break;
+      case 'enum': {
+        value = `${quoted}::text COLLATE "C"`;
+        const cases = type.values.map((v, i) => `WHEN ${quoteLiteral(v)} THEN ${i}`).join(' ');
+        sortValue = `(CASE ${quoted}::text ${cases} END)`;
+        sortNullable = true;
+        note(
+          `${sqlType === 'enum' ? 'a PostgreSQL enum orders by its own declared order' : 'text orders alphabetically'}: ordered by the schema's declared order through a CASE, which no plain index serves`,
+        );
+        break;
+      }
+      case 'timestamp':
+        value = quoted;
+        sortValue = quoted;
+        sortNullable = nullable;
+        select = `to_char(${sqlType === 'timestamptz' ? `${quoted} AT TIME ZONE 'UTC'` : quoted}, ${TIMESTAMP_TEXT})`;
+        note(
+          `${sqlType} keeps microseconds, the engine nanoseconds: rows read back hold microseconds, a filter literal with nanoseconds is compared through its exact microsecond bound, and a page token whose cursor holds nanoseconds is refused`,
+        );
+        break;
+      default:
+        value = quoted;
+        sortValue = quoted;
+        sortNullable = nullable;
+    }
+    columns.push({
+      path,
+      steps,
+      name: quoted,
+      type,
+      sqlType: type.kind === 'map' || type.kind === 'repeated' ? 'jsonb' : sqlTypeOf(type),
+      nullable: sortNullable,
+      storage: sqlType,
+      value,
+      sortValue,
+      sortNullable,
+      select,
+    });
+  }
+  const byPath = new Map(columns.map((c) => [c.path, c]));
+  const table = quoteIdentifier(options.table);
+  const notYours = (what: string) => () => {
+    throw new TypeError(`${what}: the table ${table} is your own (document: false)`);
+  };
+  return {
+    schema,
+    name: table,
+    document: undefined,
+    columns,
+    inexact,
+    column: (path) => byPath.get(path),
+    insertColumns: columns.map((c) => c.name),
+    createTable: notYours('createTable lays out listkit tables only'),
+    row: notYours('row encodes listkit tables only'),
+    readRow: (row) => {
+      const resource: Record<string, unknown> = {};
+      for (const column of columns) {
+        const raw = row[column.name.slice(1, -1).replaceAll('""', '"')];
+        if (raw === null || raw === undefined) continue;
+        const text = typeof raw === 'string' ? raw : String(raw);
+        switch (column.type.kind) {
+          case 'double':
+            resource[column.path] = Number(text);
+            break;
+          case 'bool':
+            resource[column.path] = raw === true || text === 'true' || text === 't';
+            break;
+          case 'map':
+          case 'repeated':
+            resource[column.path] = typeof raw === 'string' ? JSON.parse(raw) : raw;
+            break;
+          default:
+            // Strings, int64 (decimal text, as proto3 JSON), enum labels, RFC 3339 timestamps.
+            resource[column.path] = text;
+        }
+      }
+      return resource;
+    },
+  };
+}
+
+/**
+ * A timestamp with whole microseconds as PostgreSQL input text: RFC 3339 in UTC for
+ * `timestamptz`, the same wall-clock time without the zone for `timestamp` (read as UTC).
+ */
+export function microsecondText(
+  seconds: number,
+  nanos: number,
+  storage: 'timestamptz' | 'timestamp',
+): string {
+  const iso = new Date(seconds * 1000).toISOString().slice(0, 19);
+  const text = `${iso}.${String(Math.floor(nanos / 1000)).padStart(6, '0')}`;
+  return storage === 'timestamptz' ? `${text}Z` : text;
 }
