@@ -196,6 +196,45 @@ describe('listkit conform catches a broken server', () => {
     }
   }, 60_000);
 
+  it('requests only the given URL, keeping its own query parameters', async () => {
+    const server = await startStandIn();
+    try {
+      const { run, report } = await conform([
+        `${server.url}?alt=json`,
+        '--dialect',
+        'aip',
+        '--max-filters',
+        '5',
+      ]);
+      expect(run.status).toBe(0);
+      expect(server.requests.length).toBe(report.target.requests);
+      for (const request of server.requests) {
+        const url = new URL(request, 'http://x');
+        expect(url.pathname).toBe('/v1/shelves/1/books');
+        expect(url.searchParams.get('alt')).toBe('json');
+        expect(
+          [...url.searchParams.keys()].every((k) =>
+            ['alt', 'filter', 'orderBy', 'pageSize', 'pageToken'].includes(k),
+          ),
+        ).toBe(true);
+      }
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('stops with status 3 when a request times out', async () => {
+    const server = await startStandIn({ hang: true });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip', '--timeout', '1']);
+      expect(run.status).toBe(3);
+      expect(report.summary.stopped).toMatch(/timed out/);
+      expect(report.checks).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   const cases: [Bug, string, string[]][] = [
     ['skip', "paging: walk with page size 2 gives the default walk's items in order", ['filter']],
     ['repeat', 'paging: no item comes twice', ['filter']],

@@ -23,6 +23,8 @@ export type Bug =
 
 export interface StandIn {
   url: string;
+  /** Every request's path and query, in order. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -47,8 +49,11 @@ const DEFAULT_PAGE = 50;
  * Serves `books` at `/v1/shelves/1/books` with pageSize/pageToken, filter and orderBy, items in
  * `books`; refuses filters matching `refuse` with 400 (to stand for unsupported syntax).
  */
-export async function startStandIn(options: { bug?: Bug; refuse?: RegExp } = {}): Promise<StandIn> {
+export async function startStandIn(
+  options: { bug?: Bug; refuse?: RegExp; hang?: boolean } = {},
+): Promise<StandIn> {
   const { bug, refuse } = options;
+  const requests: string[] = [];
   const schema: ResourceSchema = inferSchema(books, { sampleSize: books.length });
   const seal = (state: object) => {
     const body = Buffer.from(JSON.stringify(state)).toString('base64url');
@@ -70,6 +75,8 @@ export async function startStandIn(options: { bug?: Bug; refuse?: RegExp } = {})
   };
 
   const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (options.hang) return; // never answers
     const url = new URL(req.url ?? '/', 'http://stand-in');
     if (url.pathname !== '/v1/shelves/1/books') {
       res.writeHead(404).end();
@@ -122,6 +129,11 @@ export async function startStandIn(options: { bug?: Bug; refuse?: RegExp } = {})
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1/shelves/1/books`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
