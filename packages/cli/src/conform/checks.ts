@@ -350,6 +350,7 @@ async function filterCheck(
         onlyServer: onlyServer.slice(0, 20),
         onlyListkit: onlyListkit.slice(0, 20),
         example: exampleKey,
+        server: onlyServer.includes(exampleKey) ? 'returned it' : 'left it out',
         explanation,
       },
       curl: client.curl({ filter }),
@@ -363,7 +364,7 @@ async function filterCheck(
 export function formatTrace(trace: FilterTrace, indent = ''): string[] {
   const lines = [
     `${indent}${trace.result ? 'holds' : 'does not hold'}: ${trace.clause.text}${
-      trace.actual !== undefined ? ` (the item has ${trace.actual})` : ''
+      trace.actual !== undefined ? ` (${trace.actual})` : ''
     }`,
   ];
   for (const child of trace.children) lines.push(...formatTrace(child, `${indent}  `));

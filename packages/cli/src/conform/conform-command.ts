@@ -185,7 +185,8 @@ export function renderReport(report: ConformReport, colour: boolean): string {
       if (check.status !== 'FAIL') continue;
       const explanation = check.details?.explanation;
       if (Array.isArray(explanation)) {
-        lines.push(`        listkit on ${String(check.details?.example)}:`);
+        const { example, server } = check.details ?? {};
+        lines.push(`        ${String(example)}: the server ${String(server)}; listkit says:`);
         for (const line of explanation) lines.push(`          ${line}`);
       }
       if (check.curl) lines.push(`        ${paint(2, check.curl)}`);

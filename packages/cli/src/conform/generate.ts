@@ -30,7 +30,7 @@ export function valueAt(item: unknown, path: string): unknown {
 const SCALARS = new Set(['string', 'enum', 'int64', 'double', 'bool', 'timestamp']);
 /** Text safe to quote in a filter literal and to use as a regex prefix without escaping. */
 const PLAIN = /^[A-Za-z0-9_.:/@+-]*$/;
-const PREFIX = /^[A-Za-z0-9_-]+/;
+const PREFIX = /^[A-Za-z0-9_/-]+/;
 
 interface Field {
   path: string;
@@ -94,9 +94,8 @@ export function generateFilters(
         if (['int64', 'double', 'timestamp'].includes(type.kind)) {
           kinds.range!.push(`${path} > ${lit}`, `${path} <= ${lit}`);
         }
-        const prefix = typeof value === 'string' ? PREFIX.exec(value)?.[0] : undefined;
-        if (type.kind === 'string' && prefix && prefix.length >= 2) {
-          const head = prefix.slice(0, Math.min(prefix.length, 3 + Math.floor(next() * 3)));
+        const head = type.kind === 'string' ? telling(value, path, items) : undefined;
+        if (head !== undefined) {
           kinds.wildcard!.push(
             dialect === 'compute' ? `${path} eq "${head}.*"` : `${path} = "${head}*"`,
           );
@@ -140,6 +139,21 @@ export function generateFilters(
     }
   }
   return out;
+}
+
+/**
+ * The shortest prefix (of at least two plain characters) of the value that not every item's
+ * value starts with, so that the wildcard selects; else the longest plain prefix.
+ */
+function telling(value: unknown, path: string, items: readonly Item[]): string | undefined {
+  const plain = typeof value === 'string' ? PREFIX.exec(value)?.[0] : undefined;
+  if (plain === undefined || plain.length < 2) return undefined;
+  const values = items.map((i) => valueAt(i, path));
+  for (let length = 2; length <= plain.length; length++) {
+    const head = plain.slice(0, length);
+    if (values.some((v) => typeof v !== 'string' || !v.startsWith(head))) return head;
+  }
+  return plain;
 }
 
 function shuffle<T>(list: T[], next: () => number): T[] {
