@@ -196,6 +196,55 @@ describe('listkit conform catches a broken server', () => {
     }
   }, 60_000);
 
+  it('fails a filter answered 500: only 400 and 501 mean "not supported"', async () => {
+    const server = await startStandIn({ refuse: /^NOT /, refuseStatus: 500 });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip']);
+      expect(run.status).toBe(1);
+      const failures = report.checks.filter((c) => c.status === 'FAIL');
+      expect(failures.length).toBeGreaterThan(0);
+      expect(failures.every((c) => c.group === 'filter' && c.name.startsWith('NOT '))).toBe(true);
+      expect(failures[0]!.cause).toMatch(/^page 1 answered 500 INTERNAL/);
+      expect(report.summary.notSupported).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('generates the same filters for the same seed, and others for another', async () => {
+    const server = await startStandIn();
+    try {
+      const filters = async (seed: string) =>
+        (
+          await conform([server.url, '--dialect', 'aip', '--max-filters', '10', '--seed', seed])
+        ).report.checks
+          .filter((c) => c.group === 'filter')
+          .map((c) => c.name);
+      const first = await filters('7');
+      expect(first).toHaveLength(10);
+      expect(await filters('7')).toEqual(first);
+      expect(await filters('8')).not.toEqual(first);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('refuses bad usage with status 2', async () => {
+    const bad = await listkit(['conform', 'http://127.0.0.1:9/x', '--header', 'no colon']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--header 'no colon': expected 'Name: value'/);
+    const url = await listkit(['conform', 'ftp://example.com/x']);
+    expect(url.status).toBe(2);
+    const unset = await listkit([
+      'conform',
+      'http://127.0.0.1:9/x',
+      '--bearer-env',
+      'LISTKIT_CONFORM_UNSET',
+    ]);
+    expect(unset.status).toBe(2);
+    expect(unset.stderr).toMatch(/LISTKIT_CONFORM_UNSET: not set/);
+  }, 60_000);
+
   it('requests only the given URL, keeping its own query parameters', async () => {
     const server = await startStandIn();
     try {

@@ -50,7 +50,7 @@ const DEFAULT_PAGE = 50;
  * `books`; refuses filters matching `refuse` with 400 (to stand for unsupported syntax).
  */
 export async function startStandIn(
-  options: { bug?: Bug; refuse?: RegExp; hang?: boolean } = {},
+  options: { bug?: Bug; refuse?: RegExp; refuseStatus?: number; hang?: boolean } = {},
 ): Promise<StandIn> {
   const { bug, refuse } = options;
   const requests: string[] = [];
@@ -69,9 +69,10 @@ export async function startStandIn(
       return undefined;
     return JSON.parse(Buffer.from(body, 'base64url').toString());
   };
-  const fail = (res: import('node:http').ServerResponse, message: string) => {
-    res.writeHead(400, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 400, status: 'INVALID_ARGUMENT', message } }));
+  const fail = (res: import('node:http').ServerResponse, message: string, code = 400) => {
+    res.writeHead(code, { 'content-type': 'application/json' });
+    const status = code === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL';
+    res.end(JSON.stringify({ error: { code, status, message } }));
   };
 
   const server: Server = createServer((req, res) => {
@@ -95,7 +96,7 @@ export async function startStandIn(
         return fail(res, 'the page token belongs to another query');
       offset = state.o;
     }
-    if (refuse?.test(filter)) return fail(res, 'unsupported filter');
+    if (refuse?.test(filter)) return fail(res, 'unsupported filter', options.refuseStatus);
     let matching: Book[];
     try {
       const compiled = compileFilter<Book>(filter, schema);

@@ -19,7 +19,7 @@ const positiveInteger = (flag: string) => (value: string) => {
 
 const program = new Command('listkit')
   .description(
-    'Google-style list filters (AIP-160 and Compute Engine regex style) for any JSON, and a local emulator of Google list APIs.',
+    'Google-style list filters (AIP-160 and Compute Engine regex style) for any JSON, a conformance check of live list endpoints, and a local emulator of Google list APIs.',
   )
   .addHelpText('after', EXIT_CODES)
   .showHelpAfterError('(run with --help for usage)')

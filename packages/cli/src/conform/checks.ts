@@ -83,6 +83,29 @@ export async function walk(
 const refusedCause = (a: ListAnswer) =>
   `${a.status}${a.error?.status ? ` ${a.error.status}` : ''}: ${a.error?.message ?? ''}`.trim();
 
+/**
+ * A filter or orderBy the server refused: "not supported" (SKIP) when the first page is answered
+ * 400 or 501; any other status, or a refusal after the first page, is a failure.
+ */
+function refusal(w: Walk, answer: ListAnswer, group: Group, name: string): Check {
+  if (w.pages.length === 0 && (answer.status === 400 || answer.status === 501)) {
+    return {
+      group,
+      name,
+      status: 'SKIP',
+      cause: `not supported: ${refusedCause(answer)}`,
+      details: { notSupported: true },
+    };
+  }
+  return {
+    group,
+    name,
+    status: 'FAIL',
+    cause: `page ${w.pages.length + 1} answered ${refusedCause(answer)}`,
+    curl: answer.curl,
+  };
+}
+
 const few = (keys: readonly string[]) =>
   keys.length > 5 ? `${keys.slice(0, 5).join(', ')} … (${keys.length})` : keys.join(', ');
 
@@ -246,12 +269,7 @@ export async function runChecks(
     }
     const w = await walk(client, schema, { orderBy, pageSize: 3 }, maxPages);
     if (w.refused) {
-      add({
-        group: 'ordering',
-        name,
-        status: 'SKIP',
-        cause: `not supported: ${refusedCause(w.refused)}`,
-      });
+      add(refusal(w, w.refused, 'ordering', name));
       continue;
     }
     accepted.push(orderBy);
@@ -311,15 +329,7 @@ async function filterCheck(
   }
   try {
     const w = await walk(client, schema, { filter }, maxPages);
-    if (w.refused) {
-      return {
-        group: 'filter',
-        name,
-        status: 'SKIP',
-        cause: `not supported: ${refusedCause(w.refused)}`,
-        details: { notSupported: true },
-      };
-    }
+    if (w.refused) return refusal(w, w.refused, 'filter', name);
     const want = full.items.filter((i) => compiled.matches(i));
     const wantKeys = new Set(want.map((i) => keyOf(schema, i)));
     const gotKeys = new Set(w.keys);

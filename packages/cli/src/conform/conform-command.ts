@@ -136,7 +136,7 @@ export async function runConform(
     pass: count('PASS'),
     fail: count('FAIL'),
     skip: count('SKIP'),
-    notSupported: checks.filter((c) => c.cause.startsWith('not supported')).length,
+    notSupported: checks.filter((c) => c.details?.notSupported === true).length,
     ok: stopped === undefined && count('FAIL') === 0,
     ...(stopped !== undefined ? { stopped } : {}),
   };
