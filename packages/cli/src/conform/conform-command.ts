@@ -39,9 +39,19 @@ export interface ConformIo {
   colour: boolean;
 }
 
+/** A check as --json prints it: every field present (`details` {} and `curl` null when none). */
+export interface ReportedCheck {
+  group: Check['group'];
+  name: string;
+  status: Check['status'];
+  cause: string;
+  details: Record<string, unknown>;
+  curl: string | null;
+}
+
 export interface ConformReport {
   target: { url: string; dialect: Dialect; items: number; requests: number; schemaKey: string };
-  checks: Check[];
+  checks: ReportedCheck[];
   summary: {
     pass: number;
     fail: number;
@@ -148,7 +158,14 @@ export async function runConform(
       requests: client.requests,
       schemaKey,
     },
-    checks,
+    checks: checks.map((c) => ({
+      group: c.group,
+      name: c.name,
+      status: c.status,
+      cause: c.cause,
+      details: c.details ?? {},
+      curl: c.curl ?? null,
+    })),
     summary,
   };
   await io.write(
