@@ -157,8 +157,7 @@ program
   .option(
     '--header <header>',
     "a request header 'Name: value' (repeatable)",
-    (value: string, previous: string[]) => [...previous, value],
-    [] as string[],
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
   )
   .option(
     '--bearer-env <var>',
@@ -205,7 +204,7 @@ ${CONFORM_EXIT_CODES}`,
     const options: ConformCommandOptions = {
       dialect: opts.dialect as ConformCommandOptions['dialect'],
       itemsField: opts.itemsField as string | undefined,
-      header: opts.header as string[],
+      header: (opts.header as string[] | undefined) ?? [],
       bearerEnv: opts.bearerEnv as string | undefined,
       schema: opts.schema as string | undefined,
       message: opts.message as string | undefined,
