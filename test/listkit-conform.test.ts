@@ -211,6 +211,22 @@ describe('listkit conform catches a broken server', () => {
     }
   }, 60_000);
 
+  it("shows the server's text with control characters and bidi overrides escaped", async () => {
+    const server = await startStandIn({
+      refuse: /^NOT /,
+      refuseMessage: 'no \u001b[2J\u001b]0;owned\u0007 NOT \u202e here',
+    });
+    try {
+      const run = await listkit(['conform', server.url, '--dialect', 'aip']);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('not supported: 400 INVALID_ARGUMENT: no \\u001b[2J');
+      expect(run.stdout).toContain('\\u202e');
+      expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it('generates the same filters for the same seed, and others for another', async () => {
     const server = await startStandIn();
     try {

@@ -50,7 +50,13 @@ const DEFAULT_PAGE = 50;
  * `books`; refuses filters matching `refuse` with 400 (to stand for unsupported syntax).
  */
 export async function startStandIn(
-  options: { bug?: Bug; refuse?: RegExp; refuseStatus?: number; hang?: boolean } = {},
+  options: {
+    bug?: Bug;
+    refuse?: RegExp;
+    refuseStatus?: number;
+    refuseMessage?: string;
+    hang?: boolean;
+  } = {},
 ): Promise<StandIn> {
   const { bug, refuse } = options;
   const requests: string[] = [];
@@ -96,7 +102,8 @@ export async function startStandIn(
         return fail(res, 'the page token belongs to another query');
       offset = state.o;
     }
-    if (refuse?.test(filter)) return fail(res, 'unsupported filter', options.refuseStatus);
+    if (refuse?.test(filter))
+      return fail(res, options.refuseMessage ?? 'unsupported filter', options.refuseStatus);
     let matching: Book[];
     try {
       const compiled = compileFilter<Book>(filter, schema);

@@ -172,7 +172,7 @@ export async function runConform(
     options.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report, io.colour),
   );
   if (stopped !== undefined) {
-    io.error(`listkit: conform: ${stopped}`);
+    io.error(`listkit: conform: ${printableLines(stopped)}`);
     return CONFORM_EXIT.stopped;
   }
   return summary.fail > 0 ? CONFORM_EXIT.failed : CONFORM_EXIT.ok;
@@ -184,13 +184,26 @@ const GROUPS: { group: Check['group']; title: string }[] = [
   { group: 'ordering', title: 'Ordering (AIP-132)' },
 ];
 
+/**
+ * Text from the server (messages, keys, values) as a terminal shows it safely: control
+ * characters, bidirectional overrides and line separators written as `\uXXXX`.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+const printableLines = (text: string) => text.split('\n').map(printable).join('\n');
+
 /** The report for people: grouped by kind, one line per check, curl under each failure. */
 export function renderReport(report: ConformReport, colour: boolean): string {
   const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
   const status = { PASS: paint(32, 'PASS'), FAIL: paint(31, 'FAIL'), SKIP: paint(33, 'SKIP') };
   const { target, summary } = report;
   const lines = [
-    `listkit conform ${target.url}`,
+    `listkit conform ${printable(target.url)}`,
     `  dialect ${target.dialect}, ${target.items} items keyed by ${target.schemaKey || '?'}, ${target.requests} requests`,
   ];
   for (const { group, title } of GROUPS) {
@@ -198,21 +211,23 @@ export function renderReport(report: ConformReport, colour: boolean): string {
     if (checks.length === 0) continue;
     lines.push('', title);
     for (const check of checks) {
-      lines.push(`  ${status[check.status]}  ${check.name}: ${check.cause}`);
+      lines.push(`  ${status[check.status]}  ${printable(check.name)}: ${printable(check.cause)}`);
       if (check.status !== 'FAIL') continue;
       const explanation = check.details?.explanation;
       if (Array.isArray(explanation)) {
         const { example, server } = check.details ?? {};
-        lines.push(`        ${String(example)}: the server ${String(server)}; listkit says:`);
-        for (const line of explanation) lines.push(`          ${line}`);
+        lines.push(
+          `        ${printable(String(example))}: the server ${String(server)}; listkit says:`,
+        );
+        for (const line of explanation) lines.push(`          ${printable(String(line))}`);
       }
-      if (check.curl) lines.push(`        ${paint(2, check.curl)}`);
+      if (check.curl) lines.push(`        ${paint(2, printable(check.curl))}`);
     }
   }
   lines.push(
     '',
     `${summary.ok ? paint(32, 'OK') : paint(31, 'NOT OK')}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped (${summary.notSupported} not supported by the server)`,
   );
-  if (summary.stopped) lines.push(`stopped: ${summary.stopped}`);
+  if (summary.stopped) lines.push(`stopped: ${printableLines(summary.stopped)}`);
   return `${lines.join('\n')}\n`;
 }
