@@ -219,7 +219,8 @@ describe('listkit conform catches a broken server', () => {
     try {
       const run = await listkit(['conform', server.url, '--dialect', 'aip']);
       expect(run.status).toBe(0);
-      expect(run.stdout).toContain('not supported: 400 INVALID_ARGUMENT: no \\u001b[2J');
+      expect(run.stdout).toContain('not supported by the server:\n');
+      expect(run.stdout).toContain('400 INVALID_ARGUMENT: no \\u001b[2J');
       expect(run.stdout).toContain('\\u202e');
       expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     } finally {

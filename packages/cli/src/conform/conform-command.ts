@@ -207,21 +207,28 @@ export function renderReport(report: ConformReport, colour: boolean): string {
     `  dialect ${target.dialect}, ${target.items} items keyed by ${target.schemaKey || '?'}, ${target.requests} requests`,
   ];
   for (const { group, title } of GROUPS) {
-    const checks = report.checks.filter((c) => c.group === group);
-    if (checks.length === 0) continue;
+    const all = report.checks.filter((c) => c.group === group);
+    if (all.length === 0) continue;
     lines.push('', title);
+    const checks = all.filter((c) => c.details.notSupported !== true);
+    const unsupported = all.filter((c) => c.details.notSupported === true);
     for (const check of checks) {
       lines.push(`  ${status[check.status]}  ${printable(check.name)}: ${printable(check.cause)}`);
       if (check.status !== 'FAIL') continue;
-      const explanation = check.details?.explanation;
+      const explanation = check.details.explanation;
       if (Array.isArray(explanation)) {
-        const { example, server } = check.details ?? {};
+        const { example, server } = check.details;
         lines.push(
           `        ${printable(String(example))}: the server ${String(server)}; listkit says:`,
         );
         for (const line of explanation) lines.push(`          ${printable(String(line))}`);
       }
       if (check.curl) lines.push(`        ${paint(2, printable(check.curl))}`);
+    }
+    if (unsupported.length > 0) lines.push('  not supported by the server:');
+    for (const check of unsupported) {
+      const cause = check.cause.replace(/^not supported: /, '');
+      lines.push(`  ${status.SKIP}  ${printable(check.name)}: ${printable(cause)}`);
     }
   }
   lines.push(
