@@ -142,9 +142,8 @@ describe('listkit conform against the emulator', () => {
   it('prints a text report and names the bearer variable, not the token, in curl commands', async () => {
     const run = await listkit(
       ['conform', url, '--bearer-env', 'CONFORM_TOKEN', '--max-filters', '3'],
-      {
-        CONFORM_TOKEN: 'sekrit',
-      },
+      // NO_COLOR unset: stdout is a pipe, so no colour either.
+      { CONFORM_TOKEN: 'sekrit', NO_COLOR: '' },
     );
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Paging (AIP-158)');
@@ -262,7 +261,7 @@ describe('listkit conform catches a broken server', () => {
     expect(unset.stderr).toMatch(/LISTKIT_CONFORM_UNSET: not set/);
   }, 60_000);
 
-  it('requests only the given URL, keeping its own query parameters', async () => {
+  it('requests only the given URL, keeping its own query parameters (also under --rate)', async () => {
     const server = await startStandIn();
     try {
       const { run, report } = await conform([
@@ -271,6 +270,8 @@ describe('listkit conform catches a broken server', () => {
         'aip',
         '--max-filters',
         '5',
+        '--rate',
+        '1000',
       ]);
       expect(run.status).toBe(0);
       expect(server.requests.length).toBe(report.target.requests);
