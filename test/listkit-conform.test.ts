@@ -2,13 +2,15 @@
 // which passes every check, and against stand-in servers each with one bug, which fail the check
 // meant to catch it.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inferSchema } from '@listkit/query';
 import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Bug, startStandIn } from './support/list-stand-in.js';
+import { type Bug, books, startStandIn } from './support/list-stand-in.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 let cli = '';
@@ -223,6 +225,33 @@ describe('listkit conform catches a broken server', () => {
       expect(run.stdout).toContain('\\u202e');
       expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('takes the schema from --schema, as listkit filter does', async () => {
+    const server = await startStandIn();
+    const dir = mkdtempSync(join(tmpdir(), 'listkit-conform-'));
+    try {
+      const schema = join(dir, 'books.schema.json');
+      writeFileSync(schema, JSON.stringify(inferSchema(books, { sampleSize: books.length })));
+      const { run, report } = await conform([
+        server.url,
+        '--dialect',
+        'aip',
+        '--schema',
+        schema,
+        '--max-filters',
+        '5',
+      ]);
+      expect(failed(report)).toEqual([]);
+      expect(run.status).toBe(0);
+      expect(report.target).toMatchObject({ items: 40, schemaKey: 'name' });
+      const missing = await listkit(['conform', server.url, '--schema', join(dir, 'none.json')]);
+      expect(missing.status).toBe(2);
+      expect(missing.stderr).toMatch(/--schema .*none\.json/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
       await server.close();
     }
   }, 60_000);

@@ -96,9 +96,16 @@ export async function runConform(
   };
   const warn = (w: SchemaWarning) =>
     io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
-  const given: SchemaChoice | undefined = options.schema
-    ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
-    : undefined;
+  let given: SchemaChoice | undefined;
+  try {
+    given = options.schema
+      ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
+      : undefined;
+  } catch (error) {
+    // Status 1 means a failed check here: a schema file that cannot be read is bad usage.
+    if (error instanceof CliError) throw new CliError(error.message, EXIT.usage);
+    throw error;
+  }
   const client = new ConformClient(target, {
     maxRequests: options.maxRequests,
     rate: options.rate,
