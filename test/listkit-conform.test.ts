@@ -256,6 +256,30 @@ describe('listkit conform catches a broken server', () => {
     }
   }, 60_000);
 
+  it('passes an empty collection given a schema; without one, the run stops', async () => {
+    const server = await startStandIn({ data: [] });
+    const dir = mkdtempSync(join(tmpdir(), 'listkit-conform-'));
+    try {
+      const schema = join(dir, 'books.schema.json');
+      writeFileSync(schema, JSON.stringify(inferSchema(books, { sampleSize: books.length })));
+      const { run, report } = await conform([server.url, '--dialect', 'aip', '--schema', schema]);
+      expect(failed(report)).toEqual([]);
+      expect(run.status).toBe(0);
+      const check = (name: string) => report.checks.find((c) => c.name === name)!;
+      expect(check('no empty page')).toMatchObject({
+        status: 'PASS',
+        cause: 'the listing is empty: one empty page',
+      });
+      expect(check('a corrupted token is refused').status).toBe('SKIP');
+      const inferred = await conform([server.url, '--dialect', 'aip']);
+      expect(inferred.run.status).toBe(3);
+      expect(inferred.report.summary.stopped).toMatch(/the listing is empty.*give --schema/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  }, 60_000);
+
   it('generates the same filters for the same seed, and others for another', async () => {
     const server = await startStandIn();
     try {

@@ -56,6 +56,8 @@ export async function startStandIn(
     refuseStatus?: number;
     refuseMessage?: string;
     hang?: boolean;
+    /** Serve these items instead of `books` (same schema). */
+    data?: Book[];
   } = {},
 ): Promise<StandIn> {
   const { bug, refuse } = options;
@@ -115,7 +117,9 @@ export async function startStandIn(
         bug === 'desc-as-asc' ? orderBy.replace(/\s+desc\b/g, '') : orderBy,
         schema,
       );
-      matching = books.filter((b) => compiled.matches(view(b))).sort(order.compare);
+      matching = (options.data ?? books)
+        .filter((b) => compiled.matches(view(b)))
+        .sort(order.compare);
     } catch (error) {
       return fail(res, (error as Error).message);
     }
