@@ -1,6 +1,7 @@
 // `listkit`: Google-style list filters for any JSON (`filter`), and the emulator (`serve`).
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
+import { type ConformCommandOptions, runConform } from './conform/conform-command.js';
 import { type FilterOptions, type OutputFormat, runFilter } from './filter-command.js';
 
 const EXIT_CODES = `
@@ -18,7 +19,7 @@ const positiveInteger = (flag: string) => (value: string) => {
 
 const program = new Command('listkit')
   .description(
-    'Google-style list filters (AIP-160 and Compute Engine regex style) for any JSON, and a local emulator of Google list APIs.',
+    'Google-style list filters (AIP-160 and Compute Engine regex style) for any JSON, a conformance check of live list endpoints, and a local emulator of Google list APIs.',
   )
   .addHelpText('after', EXIT_CODES)
   .showHelpAfterError('(run with --help for usage)')
@@ -120,6 +121,105 @@ ${EXIT_CODES}`,
     process.exitCode = await runFilter(filter, files, options, {
       write,
       error: (line) => console.error(line),
+    });
+  });
+
+const CONFORM_EXIT_CODES = `
+Exit status:
+  0  every check that applies passed (checks skipped, or filters and orderBys the server does
+     not support, do not count against it)
+  1  at least one check failed
+  2  bad usage: an unknown option, a bad URL, header or schema
+  3  the run stopped: the target unreachable or not a list, a request timed out, or --max-requests reached`;
+
+program
+  .command('conform')
+  .description(
+    'Check a live Google-style list endpoint: paging (AIP-158), filtering (AIP-160, with listkit evaluating ' +
+      'each filter over the full listing) and ordering (AIP-132); prints a report (--json for machines).',
+  )
+  .argument(
+    '<url>',
+    'the collection URL, such as http://127.0.0.1:8080/compute/v1/projects/p/regions/r/forwardingRules',
+  )
+  .addOption(
+    new Option(
+      '--dialect <dialect>',
+      'compute: maxResults/pageToken, items in items; aip: pageSize/pageToken, items in the plural field',
+    )
+      .choices(['compute', 'aip'])
+      .default('compute'),
+  )
+  .option(
+    '--items-field <name>',
+    "aip: the answer's field holding the items (default: its one array)",
+  )
+  .option(
+    '--header <header>',
+    "a request header 'Name: value' (repeatable)",
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+  )
+  .option(
+    '--bearer-env <var>',
+    'send Authorization: Bearer with the token in this environment variable',
+  )
+  .option(
+    '--schema <file>',
+    "the items' schema as in listkit filter (listkit schema JSON, JSON Schema, or .proto with --message); default: inferred from the full listing",
+  )
+  .option('--message <name>', 'the message of a .proto --schema')
+  .option('--key <path>', "the field unique per item (default: 'name', else 'id')")
+  .option(
+    '--max-filters <n>',
+    'filters to generate and compare',
+    positiveInteger('--max-filters'),
+    40,
+  )
+  .option(
+    '--max-requests <n>',
+    'stop the run after this many requests',
+    positiveInteger('--max-requests'),
+    2000,
+  )
+  .option(
+    '--rate <n>',
+    'at most n requests per second (default: no limit)',
+    positiveInteger('--rate'),
+  )
+  .option('--timeout <seconds>', 'per-request timeout', positiveInteger('--timeout'), 30)
+  .option('--seed <n>', 'the seed of the generated filters', positiveInteger('--seed'), 1)
+  .option('--json', 'print one JSON object {target, checks, summary}')
+  .addHelpText(
+    'after',
+    `
+Only the given URL is requested (with its own query parameters, plus filter, orderBy, the page
+size and pageToken); nothing is written to the server. Checks that write (--mutate) are not built yet.
+
+Examples:
+  listkit conform http://127.0.0.1:8080/compute/v1/projects/p/regions/us-central1/forwardingRules
+  listkit conform https://example.googleapis.com/v1/projects/p/books --dialect aip --bearer-env TOKEN --json
+${CONFORM_EXIT_CODES}`,
+  )
+  .action(async (url: string, opts: Record<string, unknown>) => {
+    const options: ConformCommandOptions = {
+      dialect: opts.dialect as ConformCommandOptions['dialect'],
+      itemsField: opts.itemsField as string | undefined,
+      header: (opts.header as string[] | undefined) ?? [],
+      bearerEnv: opts.bearerEnv as string | undefined,
+      schema: opts.schema as string | undefined,
+      message: opts.message as string | undefined,
+      key: opts.key as string | undefined,
+      maxFilters: opts.maxFilters as number,
+      maxRequests: opts.maxRequests as number,
+      rate: opts.rate as number | undefined,
+      timeout: opts.timeout as number,
+      seed: opts.seed as number,
+      json: Boolean(opts.json),
+    };
+    process.exitCode = await runConform(url, options, {
+      write: (text) => write(text),
+      error: (line) => console.error(line),
+      colour: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
     });
   });
 

@@ -1,0 +1,247 @@
+// `listkit conform URL`: checks a live Google-style list endpoint against AIP-158 paging, AIP-160
+// filtering (listkit evaluates each filter over the full listing) and AIP-132 ordering.
+import type { SchemaWarning } from '@listkit/query';
+import { CliError, EXIT } from '../cli-error.js';
+import { type SchemaChoice, schemaFromFile, schemaFromSample } from '../schema-choice.js';
+import { type Check, keyOf, runChecks, walk } from './checks.js';
+import { ConformClient, type Dialect, RunStopped, type Target } from './conform-client.js';
+
+/** Exit statuses of `listkit conform`. */
+export const CONFORM_EXIT = {
+  ok: 0,
+  /** At least one check failed. */
+  failed: 1,
+  usage: EXIT.usage,
+  /** The run stopped: the target unreachable or not a list, or --max-requests reached. */
+  stopped: 3,
+} as const;
+
+export interface ConformCommandOptions {
+  dialect: Dialect;
+  itemsField?: string;
+  header: string[];
+  bearerEnv?: string;
+  schema?: string;
+  message?: string;
+  key?: string;
+  maxFilters: number;
+  maxRequests: number;
+  rate?: number;
+  timeout: number;
+  seed: number;
+  json: boolean;
+}
+
+export interface ConformIo {
+  write(text: string): Promise<void>;
+  error(line: string): void;
+  /** Whether to colour the text report. */
+  colour: boolean;
+}
+
+/** A check as --json prints it: every field present (`details` {} and `curl` null when none). */
+export interface ReportedCheck {
+  group: Check['group'];
+  name: string;
+  status: Check['status'];
+  cause: string;
+  details: Record<string, unknown>;
+  curl: string | null;
+}
+
+export interface ConformReport {
+  target: { url: string; dialect: Dialect; items: number; requests: number; schemaKey: string };
+  checks: ReportedCheck[];
+  summary: {
+    pass: number;
+    fail: number;
+    skip: number;
+    notSupported: number;
+    ok: boolean;
+    stopped?: string;
+  };
+}
+
+export async function runConform(
+  url: string,
+  options: ConformCommandOptions,
+  io: ConformIo,
+): Promise<number> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new CliError(`'${url}' is not a URL`, EXIT.usage);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new CliError(`'${url}': only http and https URLs`, EXIT.usage);
+  }
+  const headers: Record<string, string> = {};
+  for (const header of options.header) {
+    const at = header.indexOf(':');
+    if (at <= 0) throw new CliError(`--header '${header}': expected 'Name: value'`, EXIT.usage);
+    headers[header.slice(0, at).trim()] = header.slice(at + 1).trim();
+  }
+  if (options.bearerEnv !== undefined) {
+    const token = process.env[options.bearerEnv];
+    if (!token) throw new CliError(`--bearer-env ${options.bearerEnv}: not set`, EXIT.usage);
+    headers.Authorization = `Bearer ${token}`;
+  }
+  const target: Target = {
+    url: parsed,
+    dialect: options.dialect,
+    ...(options.itemsField ? { itemsField: options.itemsField } : {}),
+    headers,
+    ...(options.bearerEnv ? { bearerEnv: options.bearerEnv } : {}),
+  };
+  const warn = (w: SchemaWarning) =>
+    io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
+  let given: SchemaChoice | undefined;
+  try {
+    given = options.schema
+      ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
+      : undefined;
+  } catch (error) {
+    // Status 1 means a failed check here: a schema file that cannot be read is bad usage.
+    if (error instanceof CliError) throw new CliError(error.message, EXIT.usage);
+    throw error;
+  }
+  const client = new ConformClient(target, {
+    maxRequests: options.maxRequests,
+    rate: options.rate,
+    timeoutMs: options.timeout * 1000,
+  });
+
+  const checks: Check[] = [];
+  let stopped: string | undefined;
+  let items = 0;
+  let schemaKey = given?.schema.key ?? options.key ?? '';
+  try {
+    // The full listing, with the server's default page size: the oracle's data.
+    const full = await walk(client, undefined, {}, 100_000);
+    if (full.refused) {
+      throw new RunStopped(
+        `the listing itself was refused: ${full.refused.status} ${full.refused.error?.message ?? ''}\n  ${full.refused.curl}`,
+      );
+    }
+    if (full.loop) throw new RunStopped(`the listing does not end: ${full.loop}`);
+    items = full.items.length;
+    if (!given && items === 0) {
+      throw new RunStopped('the listing is empty: nothing to infer a schema from; give --schema');
+    }
+    const choice = given ?? schemaFromSample(full.items, options.key, warn);
+    if (choice.keyedByPosition) {
+      throw new RunStopped('the items have no unique name or id: name the key with --key');
+    }
+    const { schema } = choice;
+    schemaKey = schema.key;
+    full.keys = full.items.map((i) => keyOf(schema, i));
+    await runChecks(
+      client,
+      schema,
+      full,
+      { maxFilters: options.maxFilters, seed: options.seed, pageSizes: [1, 2, 7] },
+      (check) => checks.push(check),
+    );
+  } catch (error) {
+    if (!(error instanceof RunStopped)) throw error;
+    stopped = error.message;
+  }
+
+  const count = (status: Check['status']) => checks.filter((c) => c.status === status).length;
+  const summary: ConformReport['summary'] = {
+    pass: count('PASS'),
+    fail: count('FAIL'),
+    skip: count('SKIP'),
+    notSupported: checks.filter((c) => c.details?.notSupported === true).length,
+    ok: stopped === undefined && count('FAIL') === 0,
+    ...(stopped !== undefined ? { stopped } : {}),
+  };
+  const report: ConformReport = {
+    target: {
+      url: parsed.href,
+      dialect: options.dialect,
+      items,
+      requests: client.requests,
+      schemaKey,
+    },
+    checks: checks.map((c) => ({
+      group: c.group,
+      name: c.name,
+      status: c.status,
+      cause: c.cause,
+      details: c.details ?? {},
+      curl: c.curl ?? null,
+    })),
+    summary,
+  };
+  await io.write(
+    options.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report, io.colour),
+  );
+  if (stopped !== undefined) {
+    io.error(`listkit: conform: ${printableLines(stopped)}`);
+    return CONFORM_EXIT.stopped;
+  }
+  return summary.fail > 0 ? CONFORM_EXIT.failed : CONFORM_EXIT.ok;
+}
+
+const GROUPS: { group: Check['group']; title: string }[] = [
+  { group: 'paging', title: 'Paging (AIP-158)' },
+  { group: 'filter', title: 'Filtering (AIP-160; listkit evaluates each filter over the listing)' },
+  { group: 'ordering', title: 'Ordering (AIP-132)' },
+];
+
+/**
+ * Text from the server (messages, keys, values) as a terminal shows it safely: control
+ * characters, bidirectional overrides and line separators written as `\uXXXX`.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+const printableLines = (text: string) => text.split('\n').map(printable).join('\n');
+
+/** The report for people: grouped by kind, one line per check, curl under each failure. */
+export function renderReport(report: ConformReport, colour: boolean): string {
+  const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const status = { PASS: paint(32, 'PASS'), FAIL: paint(31, 'FAIL'), SKIP: paint(33, 'SKIP') };
+  const { target, summary } = report;
+  const lines = [
+    `listkit conform ${printable(target.url)}`,
+    `  dialect ${target.dialect}, ${target.items} items keyed by ${target.schemaKey || '?'}, ${target.requests} requests`,
+  ];
+  for (const { group, title } of GROUPS) {
+    const all = report.checks.filter((c) => c.group === group);
+    if (all.length === 0) continue;
+    lines.push('', title);
+    const checks = all.filter((c) => c.details.notSupported !== true);
+    const unsupported = all.filter((c) => c.details.notSupported === true);
+    for (const check of checks) {
+      lines.push(`  ${status[check.status]}  ${printable(check.name)}: ${printable(check.cause)}`);
+      if (check.status !== 'FAIL') continue;
+      const explanation = check.details.explanation;
+      if (Array.isArray(explanation)) {
+        const { example, server } = check.details;
+        lines.push(
+          `        ${printable(String(example))}: the server ${String(server)}; listkit says:`,
+        );
+        for (const line of explanation) lines.push(`          ${printable(String(line))}`);
+      }
+      if (check.curl) lines.push(`        ${paint(2, printable(check.curl))}`);
+    }
+    if (unsupported.length > 0) lines.push('  not supported by the server:');
+    for (const check of unsupported) {
+      const cause = check.cause.replace(/^not supported: /, '');
+      lines.push(`  ${status.SKIP}  ${printable(check.name)}: ${printable(cause)}`);
+    }
+  }
+  lines.push(
+    '',
+    `${summary.ok ? paint(32, 'OK') : paint(31, 'NOT OK')}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped (${summary.notSupported} not supported by the server)`,
+  );
+  if (summary.stopped) lines.push(`stopped: ${printableLines(summary.stopped)}`);
+  return `${lines.join('\n')}\n`;
+}

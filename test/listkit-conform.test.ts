@@ -1,0 +1,413 @@
+// `listkit conform` as users run it: the real command as a child process against the emulator,
+// which passes every check, and against stand-in servers each with one bug, which fail the check
+// meant to catch it.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inferSchema } from '@listkit/query';
+import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Bug, books, startStandIn } from './support/list-stand-in.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+let cli = '';
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Report {
+  target: { url: string; items: number; requests: number };
+  checks: {
+    group: string;
+    name: string;
+    status: string;
+    cause: string;
+    details?: { onlyServer: string[]; onlyListkit: string[]; explanation: string[] };
+    curl?: string;
+  }[];
+  summary: {
+    pass: number;
+    fail: number;
+    skip: number;
+    notSupported: number;
+    ok: boolean;
+    stopped?: string;
+  };
+}
+
+function listkit(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+async function conform(args: string[], env?: Record<string, string>) {
+  const run = await listkit(['conform', ...args, '--json'], env);
+  return { run, report: JSON.parse(run.stdout) as Report };
+}
+
+const failed = (report: Report) =>
+  report.checks.filter((c) => c.status === 'FAIL').map((c) => `${c.group}: ${c.name}`);
+
+beforeAll(async () => {
+  const cache = join(root, 'packages/service/node_modules/.cache/listkit-tests');
+  mkdirSync(cache, { recursive: true });
+  cli = join(cache, `listkit-conform-${process.pid}.mjs`);
+  await build({
+    entryPoints: [join(root, 'packages/cli/src/cli.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: cli,
+    external: ['@electric-sql/pglite', 'pg'],
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    alias: {
+      '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
+      '@listkit/query/proto': join(root, 'packages/query/src/proto.ts'),
+      '@listkit/query': join(root, 'packages/query/src/index.ts'),
+      '@listkit/service/serve': join(root, 'packages/service/src/serve-command.ts'),
+    },
+    logLevel: 'silent',
+  });
+}, 60_000);
+
+afterAll(() => {
+  rmSync(cli, { force: true });
+});
+
+describe('listkit conform against the emulator', () => {
+  let emulator: Emulator;
+  let url: string;
+  beforeAll(async () => {
+    emulator = await createEmulator({
+      seed: {
+        forwardingRules: sampleForwardingRules(40, { project: 'p' }).map((rule) => ({
+          project: 'p',
+          region: 'us-central1',
+          rule,
+        })),
+      },
+    });
+    url = `${await emulator.listen(0, '127.0.0.1')}/compute/v1/projects/p/regions/us-central1/forwardingRules`;
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it('passes every check in the compute dialect (orderBys Compute refuses are not supported)', async () => {
+    const { run, report } = await conform(
+      [url, '--dialect', 'compute', '--bearer-env', 'CONFORM_TOKEN'],
+      {
+        CONFORM_TOKEN: 'any',
+      },
+    );
+    expect(failed(report)).toEqual([]);
+    expect(run.status).toBe(0);
+    expect(report.summary.ok).toBe(true);
+    expect(report.target.items).toBe(40);
+    const groups = (g: string) => report.checks.filter((c) => c.group === g && c.status === 'PASS');
+    expect(groups('paging').length).toBe(10);
+    expect(groups('filter').length).toBeGreaterThanOrEqual(30);
+    expect(groups('ordering').map((c) => c.name)).toEqual([
+      'orderBy "name"',
+      'orderBy "creationTimestamp desc"',
+    ]);
+    // Every kind of generated filter was tried.
+    const filters = report.checks.filter((c) => c.group === 'filter').map((c) => c.name);
+    for (const shape of [/ eq "[^"]*\.\*"/, /:\*$/, / AND /, / OR /, /^NOT /, / > /, / != /]) {
+      expect(filters.some((f) => shape.test(f))).toBe(true);
+    }
+  }, 60_000);
+
+  it('prints a text report and names the bearer variable, not the token, in curl commands', async () => {
+    const run = await listkit(
+      ['conform', url, '--bearer-env', 'CONFORM_TOKEN', '--max-filters', '3'],
+      // NO_COLOR unset: stdout is a pipe, so no colour either.
+      { CONFORM_TOKEN: 'sekrit', NO_COLOR: '' },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Paging (AIP-158)');
+    expect(run.stdout).toMatch(/PASS {2}a corrupted token is refused/);
+    expect(run.stdout).toMatch(/^OK: /m);
+    expect(run.stdout).not.toContain('\x1b[');
+    expect(run.stdout).not.toContain('sekrit');
+  }, 60_000);
+
+  it('stops with status 3 and a clear message when --max-requests is reached', async () => {
+    const { run, report } = await conform([
+      url,
+      '--header',
+      'Authorization: Bearer any',
+      '--max-requests',
+      '20',
+    ]);
+    expect(run.status).toBe(3);
+    expect(report.summary.ok).toBe(false);
+    expect(report.summary.stopped).toMatch(/--max-requests 20 reached/);
+    expect(report.target.requests).toBe(20);
+    expect(run.stderr).toMatch(/--max-requests 20 reached/);
+  }, 60_000);
+
+  it('stops with status 3 when the listing itself is refused (no credentials)', async () => {
+    const { run, report } = await conform([url]);
+    expect(run.status).toBe(3);
+    expect(report.summary.stopped).toMatch(/refused: 401/);
+  }, 60_000);
+});
+
+describe('listkit conform catches a broken server', () => {
+  it('passes a correct AIP server; filters it refuses are "not supported", not failures', async () => {
+    const server = await startStandIn({ refuse: /^NOT / });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip']);
+      expect(failed(report)).toEqual([]);
+      expect(run.status).toBe(0);
+      const refused = report.checks.filter((c) => c.cause.startsWith('not supported'));
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused.every((c) => c.status === 'SKIP' && c.name.startsWith('NOT '))).toBe(true);
+      expect(report.summary.notSupported).toBe(refused.length);
+      // Every ordering applies to this server.
+      expect(
+        report.checks.filter((c) => c.group === 'ordering' && c.status === 'PASS').length,
+      ).toBe(5);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('fails a filter answered 500: only 400 and 501 mean "not supported"', async () => {
+    const server = await startStandIn({ refuse: /^NOT /, refuseStatus: 500 });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip']);
+      expect(run.status).toBe(1);
+      const failures = report.checks.filter((c) => c.status === 'FAIL');
+      expect(failures.length).toBeGreaterThan(0);
+      expect(failures.every((c) => c.group === 'filter' && c.name.startsWith('NOT '))).toBe(true);
+      expect(failures[0]!.cause).toMatch(/^page 1 answered 500 INTERNAL/);
+      expect(report.summary.notSupported).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("shows the server's text with control characters and bidi overrides escaped", async () => {
+    const server = await startStandIn({
+      refuse: /^NOT /,
+      refuseMessage: 'no \u001b[2J\u001b]0;owned\u0007 NOT \u202e here',
+    });
+    try {
+      const run = await listkit(['conform', server.url, '--dialect', 'aip']);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('not supported by the server:\n');
+      expect(run.stdout).toContain('400 INVALID_ARGUMENT: no \\u001b[2J');
+      expect(run.stdout).toContain('\\u202e');
+      expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('takes the schema from --schema, as listkit filter does', async () => {
+    const server = await startStandIn();
+    const dir = mkdtempSync(join(tmpdir(), 'listkit-conform-'));
+    try {
+      const schema = join(dir, 'books.schema.json');
+      writeFileSync(schema, JSON.stringify(inferSchema(books, { sampleSize: books.length })));
+      const { run, report } = await conform([
+        server.url,
+        '--dialect',
+        'aip',
+        '--schema',
+        schema,
+        '--max-filters',
+        '5',
+      ]);
+      expect(failed(report)).toEqual([]);
+      expect(run.status).toBe(0);
+      expect(report.target).toMatchObject({ items: 40, schemaKey: 'name' });
+      const missing = await listkit(['conform', server.url, '--schema', join(dir, 'none.json')]);
+      expect(missing.status).toBe(2);
+      expect(missing.stderr).toMatch(/--schema .*none\.json/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  }, 60_000);
+
+  it('passes an empty collection given a schema; without one, the run stops', async () => {
+    const server = await startStandIn({ data: [] });
+    const dir = mkdtempSync(join(tmpdir(), 'listkit-conform-'));
+    try {
+      const schema = join(dir, 'books.schema.json');
+      writeFileSync(schema, JSON.stringify(inferSchema(books, { sampleSize: books.length })));
+      const { run, report } = await conform([server.url, '--dialect', 'aip', '--schema', schema]);
+      expect(failed(report)).toEqual([]);
+      expect(run.status).toBe(0);
+      const check = (name: string) => report.checks.find((c) => c.name === name)!;
+      expect(check('no empty page')).toMatchObject({
+        status: 'PASS',
+        cause: 'the listing is empty: one empty page',
+      });
+      expect(check('a corrupted token is refused').status).toBe('SKIP');
+      const inferred = await conform([server.url, '--dialect', 'aip']);
+      expect(inferred.run.status).toBe(3);
+      expect(inferred.report.summary.stopped).toMatch(/the listing is empty.*give --schema/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  }, 60_000);
+
+  it('generates the same filters for the same seed, and others for another', async () => {
+    const server = await startStandIn();
+    try {
+      const filters = async (seed: string) =>
+        (
+          await conform([server.url, '--dialect', 'aip', '--max-filters', '10', '--seed', seed])
+        ).report.checks
+          .filter((c) => c.group === 'filter')
+          .map((c) => c.name);
+      const first = await filters('7');
+      expect(first).toHaveLength(10);
+      expect(await filters('7')).toEqual(first);
+      expect(await filters('8')).not.toEqual(first);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('refuses bad usage with status 2', async () => {
+    const bad = await listkit(['conform', 'http://127.0.0.1:9/x', '--header', 'no colon']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--header 'no colon': expected 'Name: value'/);
+    const url = await listkit(['conform', 'ftp://example.com/x']);
+    expect(url.status).toBe(2);
+    const unset = await listkit([
+      'conform',
+      'http://127.0.0.1:9/x',
+      '--bearer-env',
+      'LISTKIT_CONFORM_UNSET',
+    ]);
+    expect(unset.status).toBe(2);
+    expect(unset.stderr).toMatch(/LISTKIT_CONFORM_UNSET: not set/);
+  }, 60_000);
+
+  it('requests only the given URL, keeping its own query parameters (also under --rate)', async () => {
+    const server = await startStandIn();
+    try {
+      const { run, report } = await conform([
+        `${server.url}?alt=json`,
+        '--dialect',
+        'aip',
+        '--max-filters',
+        '5',
+        '--rate',
+        '1000',
+      ]);
+      expect(run.status).toBe(0);
+      expect(server.requests.length).toBe(report.target.requests);
+      for (const request of server.requests) {
+        const url = new URL(request, 'http://x');
+        expect(url.pathname).toBe('/v1/shelves/1/books');
+        expect(url.searchParams.get('alt')).toBe('json');
+        expect(
+          [...url.searchParams.keys()].every((k) =>
+            ['alt', 'filter', 'orderBy', 'pageSize', 'pageToken'].includes(k),
+          ),
+        ).toBe(true);
+      }
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('stops with status 3 when a request times out', async () => {
+    const server = await startStandIn({ hang: true });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip', '--timeout', '1']);
+      expect(run.status).toBe(3);
+      expect(report.summary.stopped).toMatch(/timed out/);
+      expect(report.checks).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  const cases: [Bug, string, string[]][] = [
+    ['skip', "paging: walk with page size 2 gives the default walk's items in order", ['filter']],
+    ['repeat', 'paging: no item comes twice', ['filter']],
+    ['ignore-page-size', 'paging: page size honoured', ['filter', 'ordering']],
+    [
+      'token-ignores-filter',
+      'paging: a token is refused when the filter changes',
+      ['filter', 'ordering'],
+    ],
+    ['desc-as-asc', 'ordering: orderBy "name desc"', ['filter']],
+    ['empty-last-page', 'paging: no empty page', ['filter', 'ordering']],
+  ];
+  it.each(cases)(
+    'bug %s fails %j (and nothing in %j)',
+    async (bug, check, clean) => {
+      const server = await startStandIn({ bug });
+      try {
+        const { run, report } = await conform([
+          server.url,
+          '--dialect',
+          'aip',
+          '--items-field',
+          'books',
+        ]);
+        expect(run.status).toBe(1);
+        expect(failed(report)).toContain(check);
+        for (const group of clean) {
+          expect(failed(report).filter((f) => f.startsWith(`${group}:`))).toEqual([]);
+        }
+        const failure = report.checks.find((c) => `${c.group}: ${c.name}` === check)!;
+        expect(failure.curl).toMatch(/^curl -sS 'http:\/\/127\.0\.0\.1:\d+\/v1\/shelves\/1\/books/);
+      } finally {
+        await server.close();
+      }
+    },
+    60_000,
+  );
+
+  it('bug has-as-equality fails only the filters with ":" on the repeated field, with an explanation', async () => {
+    const server = await startStandIn({ bug: 'has-as-equality' });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip']);
+      expect(run.status).toBe(1);
+      const failures = report.checks.filter((c) => c.status === 'FAIL');
+      expect(failures.length).toBeGreaterThan(0);
+      expect(failures.every((c) => c.group === 'filter' && c.name.startsWith('tags:'))).toBe(true);
+      const [first] = failures;
+      expect(first!.details!.onlyListkit.length).toBeGreaterThan(0);
+      expect(first!.details!.onlyServer).toEqual([]);
+      expect(first!.details!.explanation.join('\n')).toMatch(/^holds: /);
+      expect(first!.curl).toContain('filter=tags');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});

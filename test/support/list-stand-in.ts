@@ -1,0 +1,151 @@
+// A small AIP-style list server over a fixed dataset in memory, for `listkit conform` tests: it
+// pages, filters and orders correctly unless its `bug` switch names one mistake to make.
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { compileFilter, inferSchema, parseOrderBy, type ResourceSchema } from '@listkit/query';
+
+export type Bug =
+  /** Skips one item at every page boundary. */
+  | 'skip'
+  /** Repeats the last item of the first page on the second. */
+  | 'repeat'
+  /** Answers every page with the default page size. */
+  | 'ignore-page-size'
+  /** Accepts a page token after the filter changed. */
+  | 'token-ignores-filter'
+  /** `tags:x` matches only items whose tags are exactly [x]. */
+  | 'has-as-equality'
+  /** `desc` terms sort ascending. */
+  | 'desc-as-asc'
+  /** A last page that is exactly full carries a token to an empty page. */
+  | 'empty-last-page';
+
+export interface StandIn {
+  url: string;
+  /** Every request's path and query, in order. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+type Book = Record<string, unknown>;
+
+const GENRES = ['fiction', 'poetry', 'history', 'science'];
+
+/** 40 books with varied fields: strings, numbers, booleans, timestamps, a map and a list. */
+export const books: Book[] = Array.from({ length: 40 }, (_, i) => ({
+  name: `shelves/1/books/b${String(i).padStart(3, '0')}`,
+  title: `${['alpha', 'beta', 'gamma', 'delta'][i % 4]} ${i}`,
+  pages: 100 + ((i * 37) % 400),
+  published: i % 3 !== 0,
+  createTime: new Date(Date.UTC(2025, 0, 1) + ((i * 7919) % 97) * 86_400_000 + i).toISOString(),
+  labels: { genre: GENRES[i % 4]!, ...(i % 5 === 0 ? { award: 'yes' } : {}) },
+  tags: i % 4 === 0 ? ['new'] : i % 4 === 1 ? ['new', 'signed'] : i % 4 === 2 ? ['signed'] : [],
+}));
+
+const DEFAULT_PAGE = 50;
+
+/**
+ * Serves `books` at `/v1/shelves/1/books` with pageSize/pageToken, filter and orderBy, items in
+ * `books`; refuses filters matching `refuse` with 400 (to stand for unsupported syntax).
+ */
+export async function startStandIn(
+  options: {
+    bug?: Bug;
+    refuse?: RegExp;
+    refuseStatus?: number;
+    refuseMessage?: string;
+    hang?: boolean;
+    /** Serve these items instead of `books` (same schema). */
+    data?: Book[];
+  } = {},
+): Promise<StandIn> {
+  const { bug, refuse } = options;
+  const requests: string[] = [];
+  const schema: ResourceSchema = inferSchema(books, { sampleSize: books.length });
+  const seal = (state: object) => {
+    const body = Buffer.from(JSON.stringify(state)).toString('base64url');
+    const mac = createHash('sha256').update(`secret:${body}`).digest('base64url').slice(0, 8);
+    return `${body}.${mac}`;
+  };
+  const open = (token: string): { o: number; f: string; b: string } | undefined => {
+    const [body, mac] = token.split('.');
+    if (
+      !body ||
+      createHash('sha256').update(`secret:${body}`).digest('base64url').slice(0, 8) !== mac
+    )
+      return undefined;
+    return JSON.parse(Buffer.from(body, 'base64url').toString());
+  };
+  const fail = (res: import('node:http').ServerResponse, message: string, code = 400) => {
+    res.writeHead(code, { 'content-type': 'application/json' });
+    const status = code === 400 ? 'INVALID_ARGUMENT' : 'INTERNAL';
+    res.end(JSON.stringify({ error: { code, status, message } }));
+  };
+
+  const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (options.hang) return; // never answers
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    if (url.pathname !== '/v1/shelves/1/books') {
+      res.writeHead(404).end();
+      return;
+    }
+    const filter = url.searchParams.get('filter') ?? '';
+    const orderBy = url.searchParams.get('orderBy') ?? '';
+    const asked = Number(url.searchParams.get('pageSize') ?? 0);
+    const size = bug === 'ignore-page-size' || !asked ? DEFAULT_PAGE : Math.min(asked, 100);
+    const token = url.searchParams.get('pageToken');
+    let offset = 0;
+    if (token) {
+      const state = open(token);
+      if (!state) return fail(res, 'invalid page token');
+      if ((state.f !== filter && bug !== 'token-ignores-filter') || state.b !== orderBy)
+        return fail(res, 'the page token belongs to another query');
+      offset = state.o;
+    }
+    if (refuse?.test(filter))
+      return fail(res, options.refuseMessage ?? 'unsupported filter', options.refuseStatus);
+    let matching: Book[];
+    try {
+      const compiled = compileFilter<Book>(filter, schema);
+      const view = (b: Book) =>
+        bug === 'has-as-equality' && filter.includes('tags:')
+          ? { ...b, tags: (b.tags as string[]).length === 1 ? b.tags : [] }
+          : b;
+      const order = parseOrderBy<Book>(
+        bug === 'desc-as-asc' ? orderBy.replace(/\s+desc\b/g, '') : orderBy,
+        schema,
+      );
+      matching = (options.data ?? books)
+        .filter((b) => compiled.matches(view(b)))
+        .sort(order.compare);
+    } catch (error) {
+      return fail(res, (error as Error).message);
+    }
+    const items = matching.slice(offset, offset + size);
+    let next = offset + size;
+    if (bug === 'skip') next += 1;
+    if (bug === 'repeat' && offset === 0 && size > 1) next -= 1;
+    const more =
+      next < matching.length ||
+      (bug === 'empty-last-page' && next === matching.length && items.length > 0);
+    const body = {
+      books: items,
+      ...(more ? { nextPageToken: seal({ o: next, f: filter, b: orderBy }) } : {}),
+    };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1/shelves/1/books`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
