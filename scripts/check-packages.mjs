@@ -8,6 +8,13 @@
 // Needs a build (`pnpm -r run build`; `pnpm check` runs it first), works offline from the
 // project's own devDependencies, and writes no tracked file. Exits 1 on any problem.
 //
+// Then the tarballs are installed together into a project outside the checkout (pnpm, from the
+// store the workspace install filled, the registry only for what is missing there), as a user
+// would install them, and used: an ES module program imports every entry of @listkit/query
+// and lists from the emulator on a PGlite data directory (its worker thread is a file of the
+// package); a CommonJS TypeScript program is compiled by tsc under `module: node16` (no
+// skipLibCheck) and run; `listkit filter` runs from the installed bin.
+//
 // attw profiles: `@listkit/query` ships ESM and CJS, so it is checked with `node16` (ESM and CJS
 // importers under node16/nodenext, and bundler). That profile leaves out `node10`
 // (`moduleResolution: node`), which does not read `exports` and so cannot see the subpath
@@ -15,7 +22,15 @@
 // await, and their dependencies PGlite and hono are ESM), so they are checked with `esm-only`,
 // which also leaves out CommonJS importers: `require()` of them is not supported, by design.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +59,9 @@ function run(command, args, cwd) {
   return { status: result.status, output: `${result.stdout}${result.stderr}`.trim() };
 }
 
+/** The tarball of each package packed so far, by its directory. */
+const packedTarballs = new Map();
+
 /** The problems of one package's tarball, as lines of text (none when all is well). */
 async function checkPackage({ dir, profile, built }, work) {
   const problems = [];
@@ -59,6 +77,7 @@ async function checkPackage({ dir, profile, built }, work) {
     return [`pnpm pack failed (status ${packed.status}):\n${packed.output}`];
   }
   const tarball = join(destination, tarballs[0]);
+  packedTarballs.set(dir, tarball);
 
   // The files every package carries.
   const unpacked = join(destination, 'unpacked');
@@ -110,6 +129,111 @@ async function checkPackage({ dir, profile, built }, work) {
   return problems;
 }
 
+// The consumer programs. Each asserts what it needs and exits non-zero otherwise.
+const ESM_PROGRAM = `
+import assert from 'node:assert/strict';
+import { compileFilter, defineSchema, t } from '@listkit/query';
+import { readListRequest } from '@listkit/query/list-method';
+import { schemaFromProto } from '@listkit/query/proto';
+import { sqlTable } from '@listkit/query/sql';
+import { createEmulator } from '@listkit/service';
+const schema = defineSchema({ key: 'name', fields: { name: t.string(), size: t.int64() } });
+assert.equal(compileFilter('size > 3', schema).matches({ name: 'a', size: 5 }), true);
+assert.equal(readListRequest(new URLSearchParams('pageSize=2')).pageSize, 2);
+assert.equal(typeof sqlTable, 'function');
+assert.equal(typeof schemaFromProto, 'function');
+const emulator = await createEmulator({ dataDir: process.argv[2] });
+try {
+  const url = await emulator.listen(0);
+  const rules = url + '/compute/v1/projects/p/regions/us-east1/forwardingRules';
+  const headers = { authorization: 'Bearer x', 'content-type': 'application/json' };
+  const insert = await fetch(rules, { method: 'POST', headers, body: JSON.stringify({ name: 'web', IPProtocol: 'TCP' }) });
+  assert.equal(insert.status, 200);
+  const list = await (await fetch(rules + '?filter=name%20eq%20web', { headers })).json();
+  assert.deepEqual(list.items.map((r) => r.name), ['web']);
+} finally {
+  await emulator.close();
+}
+`;
+const CJS_PROGRAM = `
+import { compileFilter, defineSchema, t } from '@listkit/query';
+import { toGoogleError } from '@listkit/query/list-method';
+import { sqlTable } from '@listkit/query/sql';
+const schema = defineSchema({ key: 'name', fields: { name: t.string(), size: t.int64() } });
+if (!compileFilter('size > 3', schema).matches({ name: 'a', size: 5 })) throw new Error('no match');
+if (typeof sqlTable !== 'function' || typeof toGoogleError !== 'function') {
+  throw new Error('an entry is missing');
+}
+`;
+const TSCONFIG = {
+  compilerOptions: {
+    module: 'node16',
+    moduleResolution: 'node16',
+    strict: true,
+    outDir: 'out',
+    types: [],
+  },
+  files: ['consumer.cts'],
+};
+
+/** Installs the packed tarballs into a new project in `work` and uses them; returns the problems. */
+function checkInstalled(work) {
+  const app = join(work, 'consumer');
+  mkdirSync(app);
+  const tarball = (dir) => packedTarballs.get(dir);
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  // The service's tarball names @listkit/query 0.1.0, which is not on the registry: the
+  // overrides point each workspace package at its tarball, as a published release would.
+  writeFileSync(
+    join(app, 'pnpm-workspace.yaml'),
+    [
+      'allowBuilds:',
+      '  protobufjs: false',
+      'overrides:',
+      `  "@listkit/query": "file:${tarball('packages/query')}"`,
+      `  "@listkit/service": "file:${tarball('packages/service')}"`,
+      '',
+    ].join('\n'),
+  );
+  const installed = run(
+    'pnpm',
+    ['add', '--prefer-offline', ...PACKAGES.map((p) => tarball(p.dir))],
+    app,
+  );
+  if (installed.status !== 0) return [`pnpm add of the tarballs failed:\n${installed.output}`];
+
+  const problems = [];
+  writeFileSync(join(app, 'consumer.mjs'), ESM_PROGRAM);
+  const esm = run(process.execPath, ['consumer.mjs', join(app, 'data')], app);
+  if (esm.status !== 0) problems.push(`the ES module consumer failed:\n${esm.output}`);
+
+  writeFileSync(join(app, 'consumer.cts'), CJS_PROGRAM);
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  const tsc = run(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'],
+    app,
+  );
+  if (tsc.status !== 0) problems.push(`tsc (module node16) on a CommonJS consumer:\n${tsc.output}`);
+  else {
+    const cjs = run(process.execPath, ['out/consumer.cjs'], app);
+    if (cjs.status !== 0) problems.push(`the CommonJS consumer failed:\n${cjs.output}`);
+  }
+
+  const filtered = spawnSync(join(app, 'node_modules/.bin/listkit'), ['filter', 'size > 3'], {
+    cwd: app,
+    input: '[{"name":"a","size":5},{"name":"b","size":1}]',
+    encoding: 'utf8',
+  });
+  if (filtered.status !== 0 || filtered.stdout.trim() !== '{"name":"a","size":5}') {
+    problems.push(`the installed listkit filter printed:\n${filtered.stdout}${filtered.stderr}`);
+  }
+  return problems;
+}
+
 const work = mkdtempSync(join(tmpdir(), 'listkit-check-packages-'));
 let failed = false;
 try {
@@ -122,6 +246,18 @@ try {
     } else {
       failed = true;
       console.error(`FAIL ${pkg.dir}`);
+      for (const problem of problems) console.error(`  - ${problem.replaceAll('\n', '\n    ')}`);
+    }
+  }
+  if (!failed) {
+    const problems = checkInstalled(work);
+    if (problems.length === 0) {
+      console.log(
+        'ok   installed outside the checkout: ES module, CommonJS under node16, the listkit bin',
+      );
+    } else {
+      failed = true;
+      console.error('FAIL installed outside the checkout');
       for (const problem of problems) console.error(`  - ${problem.replaceAll('\n', '\n    ')}`);
     }
   }
