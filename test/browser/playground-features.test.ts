@@ -17,7 +17,7 @@ import {
 const options = (page: Page) =>
   page.locator('.cm-tooltip-autocomplete li .cm-completionLabel').allTextContents();
 
-describe.skipIf(skipBrowser)('playground editor help in Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(skipBrowser)('playground editor help in Chromium', { timeout: 180_000 }, () => {
   const playground = usePlayground();
   const open = (path: string, o?: Parameters<typeof playground.open>[1]) =>
     playground.open(`${playground.base()}${path}`, o);

@@ -30,7 +30,7 @@ const matching = (filter: string) => {
 const link = (params: Record<string, string>) => `/#${new URLSearchParams(params)}`;
 const notices = (page: Page) => page.locator('#notices .notice').allTextContents();
 
-describe.skipIf(skipBrowser)('playground repairs in Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(skipBrowser)('playground repairs in Chromium', { timeout: 180_000 }, () => {
   const playground = usePlayground();
   const open = (path: string, options?: Parameters<typeof playground.open>[1]) =>
     playground.open(`${playground.base()}${path}`, options);

@@ -27,7 +27,7 @@ const formatted = (filter: string) => {
   throw new Error(`${filter} is valid`);
 };
 
-describe.skipIf(skipBrowser)('the playground in Chromium', { timeout: 60_000 }, () => {
+describe.skipIf(skipBrowser)('the playground in Chromium', { timeout: 180_000 }, () => {
   const playground = usePlayground();
   let base = '';
   let emulator: Emulator | undefined;
