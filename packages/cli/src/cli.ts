@@ -188,12 +188,24 @@ program
   )
   .option('--timeout <seconds>', 'per-request timeout', positiveInteger('--timeout'), 30)
   .option('--seed <n>', 'the seed of the generated filters', positiveInteger('--seed'), 1)
+  .option(
+    '--mutate <recipe>',
+    'also walk pages while creating and deleting items, as the recipe file (JSON) says; writes to the server',
+  )
   .option('--json', 'print one JSON object {target, checks, summary}')
   .addHelpText(
     'after',
     `
-Only the given URL is requested (with its own query parameters, plus filter, orderBy, the page
-size and pageToken); nothing is written to the server. Checks that write (--mutate) are not built yet.
+Without --mutate only the given URL is requested (with its own query parameters, plus filter,
+orderBy, the page size and pageToken); nothing is written to the server.
+
+With --mutate RECIPE, a recipe such as
+  {"create": {"method": "POST", "url": "{{collection}}", "body": {"name": "{{name}}", "IPProtocol": "TCP"}},
+   "delete": {"method": "DELETE", "url": "{{collection}}/{{name}}"},
+   "wait": {"url": "{{collection}}/{{name}}", "attempts": 20, "intervalMs": 250}}
+creates 10 items named listkit-conform-<random>-<tag> in all, walks pages of 2 while deleting
+and creating some of them around the cursor, and deletes every item it created, even when the
+run fails or stops; it never deletes anything else. Its requests count in --max-requests.
 
 Examples:
   listkit conform http://127.0.0.1:8080/compute/v1/projects/p/regions/us-central1/forwardingRules
@@ -213,6 +225,7 @@ ${CONFORM_EXIT_CODES}`,
       maxRequests: opts.maxRequests as number,
       rate: opts.rate as number | undefined,
       timeout: opts.timeout as number,
+      ...(opts.mutate !== undefined ? { mutate: opts.mutate as string } : {}),
       seed: opts.seed as number,
       json: Boolean(opts.json),
     };
