@@ -180,15 +180,24 @@ export async function mutateCheck(
     return item;
   };
   const remove = async (item: string, cleanup = false) => {
+    // The request kept back for this delete is spent on it; an unanswered delete (a timeout)
+    // keeps the item for the cleanup to try again, within what is left of --max-requests.
     client.reserved--;
+    let answer: Awaited<ReturnType<ConformClient['send']>>;
+    try {
+      answer = await client.send(
+        method(recipe.delete),
+        urlOf(recipe.delete.url, item),
+        recipe.delete.body === undefined
+          ? undefined
+          : fill(recipe.delete.body, { name: item, collection }),
+      );
+    } catch (error) {
+      if (!cleanup) client.reserved++;
+      else live.delete(item);
+      throw error;
+    }
     live.delete(item);
-    const answer = await client.send(
-      method(recipe.delete),
-      urlOf(recipe.delete.url, item),
-      recipe.delete.body === undefined
-        ? undefined
-        : fill(recipe.delete.body, { name: item, collection }),
-    );
     const ok = (answer.status >= 200 && answer.status < 300) || answer.status === 404;
     if (!ok) {
       const line = `--mutate: deleting ${item} answered ${answer.status}${message(answer.body)}\n  ${answer.curl}`;
