@@ -533,31 +533,38 @@ describe('listkit conform --mutate', () => {
   }, 60_000);
 
   it('cleans up when the run stops part-way (--max-requests), within the budget', async () => {
-    const server = await startStandIn();
-    try {
-      // The read-only checks take about 150 requests here: the budget runs out in the walk.
-      const { run, report } = await conform([
-        server.url,
-        '--dialect',
-        'aip',
-        '--max-filters',
-        '3',
-        '--max-requests',
-        String(150 + 20),
-        '--mutate',
-        recipeFile(bookRecipe),
-      ]);
-      expect(run.status).toBe(3);
-      expect(report.summary.stopped).toMatch(/--max-requests 170 reached/);
-      expect(report.target.requests).toBeLessThanOrEqual(170);
-      expect(server.requests.length).toBeLessThanOrEqual(170);
-      expect(server.items().map((b) => b.name)).toEqual(books.map((b) => b.name));
-      expect(mutateCheck(report)).toMatchObject({
-        status: 'SKIP',
-        cause: 'not finished: the run stopped',
-      });
-    } finally {
-      await server.close();
+    // The read-only checks take about 145 requests here: one budget runs out among the creates
+    // before the walk, the other in the walk.
+    for (const budget of [150, 170]) {
+      const server = await startStandIn();
+      try {
+        const { run, report } = await conform([
+          server.url,
+          '--dialect',
+          'aip',
+          '--max-filters',
+          '3',
+          '--max-requests',
+          String(budget),
+          '--mutate',
+          recipeFile(bookRecipe),
+        ]);
+        expect(run.status).toBe(3);
+        expect(report.summary.stopped).toMatch(new RegExp(`--max-requests ${budget} reached`));
+        expect(report.target.requests).toBeLessThanOrEqual(budget);
+        expect(server.requests.length).toBeLessThanOrEqual(budget);
+        expect(server.items().map((b) => b.name)).toEqual(books.map((b) => b.name));
+        // One delete per create sent, no more.
+        const sent = (m: string) => server.requests.filter((r) => r.startsWith(`${m} `)).length;
+        expect(sent('POST')).toBeGreaterThan(0);
+        expect(sent('DELETE')).toBe(sent('POST'));
+        expect(mutateCheck(report)).toMatchObject({
+          status: 'SKIP',
+          cause: 'not finished: the run stopped',
+        });
+      } finally {
+        await server.close();
+      }
     }
   }, 60_000);
 
@@ -571,7 +578,49 @@ describe('listkit conform --mutate', () => {
       const run = await listkit(['conform', server.url, '--dialect', 'aip', '--mutate', bad]);
       expect(run.status).toBe(2);
       expect(run.stderr).toMatch(/delete\.url' must contain \{\{name\}\}/);
+      const elsewhere = recipeFile({
+        ...bookRecipe,
+        create: { url: 'http://127.0.0.2:9/books?bookId={{name}}', body: {} },
+      });
+      const away = await listkit([
+        'conform',
+        server.url,
+        '--dialect',
+        'aip',
+        '--mutate',
+        elsewhere,
+      ]);
+      expect(away.status).toBe(2);
+      expect(away.stderr).toMatch(
+        /'create\.url' is on http:\/\/127\.0\.0\.2:9, not on the target's/,
+      );
       expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('stops when a create is refused, and deletes nothing it did not create', async () => {
+    const server = await startStandIn();
+    try {
+      // POST to an item URL: the stand-in answers 405, so nothing is created.
+      const recipe = recipeFile({
+        ...bookRecipe,
+        create: { url: '{{collection}}/{{name}}', body: {} },
+      });
+      const { run, report } = await conform([
+        server.url,
+        '--dialect',
+        'aip',
+        '--max-filters',
+        '3',
+        '--mutate',
+        recipe,
+      ]);
+      expect(run.status).toBe(3);
+      expect(report.summary.stopped).toMatch(/creating listkit-conform-\w+-b0 answered 405/);
+      expect(server.requests.filter((r) => r.startsWith('DELETE '))).toEqual([]);
+      expect(server.items().length).toBe(40);
     } finally {
       await server.close();
     }

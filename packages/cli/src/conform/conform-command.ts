@@ -5,7 +5,7 @@ import { CliError, EXIT } from '../cli-error.js';
 import { type SchemaChoice, schemaFromFile, schemaFromSample } from '../schema-choice.js';
 import { type Check, keyOf, runChecks, walk } from './checks.js';
 import { ConformClient, type Dialect, RunStopped, type Target } from './conform-client.js';
-import { mutateCheck, type Recipe, readRecipe } from './mutate.js';
+import { checkRecipeUrls, mutateCheck, type Recipe, readRecipe } from './mutate.js';
 
 /** Exit statuses of `listkit conform`. */
 export const CONFORM_EXIT = {
@@ -110,6 +110,7 @@ export async function runConform(
     throw error;
   }
   const recipe: Recipe | undefined = options.mutate ? readRecipe(options.mutate) : undefined;
+  if (recipe) checkRecipeUrls(recipe, parsed, options.mutate!);
   const client = new ConformClient(target, {
     maxRequests: options.maxRequests,
     rate: options.rate,

@@ -87,6 +87,34 @@ export function readRecipe(file: string): Recipe {
   return { create, delete: del, key, ...(wait ? { wait } : {}) };
 }
 
+/**
+ * Refuses (bad usage, before any request) a recipe whose URLs, filled in, are not URLs on the
+ * target's origin: the target's headers and credentials go nowhere else.
+ */
+export function checkRecipeUrls(recipe: Recipe, target: URL, file: string): void {
+  const collection = `${target.origin}${target.pathname}`;
+  const vars = { name: `${MUTATE_PREFIX}000000-b0`, collection };
+  const steps: [string, string][] = [
+    ['create.url', recipe.create.url],
+    ['delete.url', recipe.delete.url],
+    ...(recipe.wait ? [['wait.url', recipe.wait.url] as [string, string]] : []),
+  ];
+  for (const [field, template] of steps) {
+    let url: URL;
+    try {
+      url = new URL(fill(template, vars) as string);
+    } catch {
+      throw new CliError(`--mutate ${file}: '${field}' is not a URL once filled in`, EXIT.usage);
+    }
+    if (url.origin !== target.origin) {
+      throw new CliError(
+        `--mutate ${file}: '${field}' is on ${url.origin}, not on the target's ${target.origin}`,
+        EXIT.usage,
+      );
+    }
+  }
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -156,10 +184,17 @@ export async function mutateCheck(
       recipe.create.body === undefined
         ? undefined
         : fill(recipe.create.body, { name: item, collection });
-    // Kept back first: an answer lost on the way may still have created it.
+    const url = urlOf(recipe.create.url, item);
+    // Room for the create and its delete, or no create at all.
+    if (client.requests + client.reserved + 2 > client.limits.maxRequests) {
+      throw new RunStopped(
+        `stopped after ${client.requests} requests: --max-requests ${client.limits.maxRequests} reached (${client.reserved} kept for cleanup; no room to create ${item} and delete it)`,
+      );
+    }
+    // Kept back before sending: an answer lost on the way may still have created it.
     client.reserved++;
     live.add(item);
-    const answer = await client.send(method(recipe.create), urlOf(recipe.create.url, item), body);
+    const answer = await client.send(method(recipe.create), url, body);
     if (answer.status < 200 || answer.status > 299) {
       if (
         answer.status >= 400 &&
