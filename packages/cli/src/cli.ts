@@ -129,7 +129,7 @@ Exit status:
   0  every check that applies passed (checks skipped, or filters and orderBys the server does
      not support, do not count against it)
   1  at least one check failed
-  2  bad usage: an unknown option, a bad URL, header or schema
+  2  bad usage: an unknown option, a bad URL, header, schema or --mutate recipe
   3  the run stopped: the target unreachable or not a list, a request timed out, or --max-requests reached`;
 
 program
@@ -206,10 +206,12 @@ With --mutate RECIPE, a recipe such as
 creates 10 items named listkit-conform-<random>-<tag> in all, walks pages of 2 while deleting
 and creating some of them around the cursor, and deletes every item it created, even when the
 run fails or stops; it never deletes anything else. Its requests count in --max-requests.
+The recipe's fields and what the check asserts: docs/conform.md.
 
 Examples:
   listkit conform http://127.0.0.1:8080/compute/v1/projects/p/regions/us-central1/forwardingRules
   listkit conform https://example.googleapis.com/v1/projects/p/books --dialect aip --bearer-env TOKEN --json
+  listkit conform http://127.0.0.1:8080/compute/v1/projects/p/regions/us-central1/forwardingRules --bearer-env TOKEN --mutate recipe.json
 ${CONFORM_EXIT_CODES}`,
   )
   .action(async (url: string, opts: Record<string, unknown>) => {
