@@ -349,7 +349,8 @@ describe('listkit conform catches a broken server', () => {
       const { run, report } = await conform([server.url, '--dialect', 'aip', '--timeout', '1']);
       expect(run.status).toBe(3);
       expect(report.summary.stopped).toMatch(/timed out/);
-      expect(report.checks).toEqual([]);
+      // Only the check that writes, not run since not asked for.
+      expect(report.checks.map((c) => `${c.group} ${c.status}`)).toEqual(['mutate SKIP']);
     } finally {
       await server.close();
     }
@@ -406,6 +407,220 @@ describe('listkit conform catches a broken server', () => {
       expect(first!.details!.onlyServer).toEqual([]);
       expect(first!.details!.explanation.join('\n')).toMatch(/^holds: /);
       expect(first!.curl).toContain('filter=tags');
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
+describe('listkit conform --mutate', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'listkit-conform-mutate-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const recipeFile = (recipe: unknown) => {
+    const file = join(dir, `recipe-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify(recipe));
+    return file;
+  };
+  const mutateCheck = (report: Report) => report.checks.find((c) => c.group === 'mutate');
+  const bookRecipe = {
+    create: { method: 'POST', url: '{{collection}}?bookId={{name}}', body: { title: 'made' } },
+    delete: { method: 'DELETE', url: '{{collection}}/{{name}}' },
+    key: 'shelves/1/books/{{name}}',
+    wait: { url: '{{collection}}/{{name}}', attempts: 5, intervalMs: 10 },
+  };
+
+  it('passes the emulator (compute) and leaves no item it created', async () => {
+    const emulator = await createEmulator({
+      seed: {
+        forwardingRules: sampleForwardingRules(40, { project: 'p' }).map((rule) => ({
+          project: 'p',
+          region: 'us-central1',
+          rule,
+        })),
+      },
+    });
+    try {
+      const url = `${await emulator.listen(0, '127.0.0.1')}/compute/v1/projects/p/regions/us-central1/forwardingRules`;
+      const recipe = recipeFile({
+        create: {
+          method: 'POST',
+          url: '{{collection}}',
+          body: { name: '{{name}}', IPProtocol: 'TCP' },
+        },
+        delete: { method: 'DELETE', url: '{{collection}}/{{name}}' },
+        wait: { url: '{{collection}}/{{name}}', attempts: 10, intervalMs: 20 },
+      });
+      const auth = ['--header', 'Authorization: Bearer any'];
+      const { run, report } = await conform([
+        url,
+        ...auth,
+        '--max-filters',
+        '3',
+        '--mutate',
+        recipe,
+      ]);
+      expect(failed(report)).toEqual([]);
+      expect(run.status).toBe(0);
+      const check = mutateCheck(report)!;
+      expect(check.status).toBe('PASS');
+      expect((check.details as unknown as { events: string[] }).events.length).toBe(4);
+      const listing = await fetch(`${url}?maxResults=500`, {
+        headers: { authorization: 'Bearer any' },
+      });
+      const names = ((await listing.json()) as { items: { name: string }[] }).items.map(
+        (i) => i.name,
+      );
+      expect(names.length).toBe(40);
+      expect(names.some((n) => n.startsWith('listkit-conform-'))).toBe(false);
+    } finally {
+      await emulator.close();
+    }
+  }, 60_000);
+
+  it('passes a keyset-paging stand-in, fails an offset-paging one, and cleans up both', async () => {
+    for (const bug of [undefined, 'offset-paging'] as const) {
+      const server = await startStandIn(bug ? { bug } : {});
+      try {
+        const { run, report } = await conform([
+          server.url,
+          '--dialect',
+          'aip',
+          '--max-filters',
+          '3',
+          '--mutate',
+          recipeFile(bookRecipe),
+        ]);
+        const check = mutateCheck(report)!;
+        if (bug) {
+          expect(failed(report)).toEqual([
+            'mutate: a walk while items are created and deleted around its cursor',
+          ]);
+          expect(run.status).toBe(1);
+          expect(check.cause).toMatch(/missing shelves\/1\/books\/listkit-conform-\w+-b\d/);
+          expect(check.cause).toMatch(/twice/);
+        } else {
+          expect(failed(report)).toEqual([]);
+          expect(run.status).toBe(0);
+          expect(check.status).toBe('PASS');
+        }
+        expect(server.items().map((b) => b.name)).toEqual(books.map((b) => b.name));
+        // Every delete named an item this run created.
+        const deletes = server.requests.filter((r) => r.startsWith('DELETE '));
+        expect(deletes.length).toBe(10);
+        expect(deletes.every((r) => r.includes('/books/listkit-conform-'))).toBe(true);
+      } finally {
+        await server.close();
+      }
+    }
+  }, 60_000);
+
+  it('is not run unless asked, and the report says so; nothing is written', async () => {
+    const server = await startStandIn();
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip', '--max-filters', '3']);
+      expect(run.status).toBe(0);
+      expect(mutateCheck(report)).toMatchObject({ status: 'SKIP' });
+      expect(mutateCheck(report)!.cause).toMatch(/not run.*--mutate/);
+      expect(server.requests.every((r) => !/^(POST|DELETE) /.test(r))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('cleans up when the run stops part-way (--max-requests), within the budget', async () => {
+    // The read-only checks take about 145 requests here: one budget runs out among the creates
+    // before the walk, the other in the walk.
+    for (const budget of [150, 170]) {
+      const server = await startStandIn();
+      try {
+        const { run, report } = await conform([
+          server.url,
+          '--dialect',
+          'aip',
+          '--max-filters',
+          '3',
+          '--max-requests',
+          String(budget),
+          '--mutate',
+          recipeFile(bookRecipe),
+        ]);
+        expect(run.status).toBe(3);
+        expect(report.summary.stopped).toMatch(new RegExp(`--max-requests ${budget} reached`));
+        expect(report.target.requests).toBeLessThanOrEqual(budget);
+        expect(server.requests.length).toBeLessThanOrEqual(budget);
+        expect(server.items().map((b) => b.name)).toEqual(books.map((b) => b.name));
+        // One delete per create sent, no more.
+        const sent = (m: string) => server.requests.filter((r) => r.startsWith(`${m} `)).length;
+        expect(sent('POST')).toBeGreaterThan(0);
+        expect(sent('DELETE')).toBe(sent('POST'));
+        expect(mutateCheck(report)).toMatchObject({
+          status: 'SKIP',
+          cause: 'not finished: the run stopped',
+        });
+      } finally {
+        await server.close();
+      }
+    }
+  }, 60_000);
+
+  it('refuses a bad recipe with status 2', async () => {
+    const server = await startStandIn();
+    try {
+      const bad = recipeFile({
+        create: { url: '{{collection}}', body: {} },
+        delete: { url: '{{collection}}' },
+      });
+      const run = await listkit(['conform', server.url, '--dialect', 'aip', '--mutate', bad]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/delete\.url' must contain \{\{name\}\}/);
+      const elsewhere = recipeFile({
+        ...bookRecipe,
+        create: { url: 'http://127.0.0.2:9/books?bookId={{name}}', body: {} },
+      });
+      const away = await listkit([
+        'conform',
+        server.url,
+        '--dialect',
+        'aip',
+        '--mutate',
+        elsewhere,
+      ]);
+      expect(away.status).toBe(2);
+      expect(away.stderr).toMatch(
+        /'create\.url' is on http:\/\/127\.0\.0\.2:9, not on the target's/,
+      );
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('stops when a create is refused, and deletes nothing it did not create', async () => {
+    const server = await startStandIn();
+    try {
+      // POST to an item URL: the stand-in answers 405, so nothing is created.
+      const recipe = recipeFile({
+        ...bookRecipe,
+        create: { url: '{{collection}}/{{name}}', body: {} },
+      });
+      const { run, report } = await conform([
+        server.url,
+        '--dialect',
+        'aip',
+        '--max-filters',
+        '3',
+        '--mutate',
+        recipe,
+      ]);
+      expect(run.status).toBe(3);
+      expect(report.summary.stopped).toMatch(/creating listkit-conform-\w+-b0 answered 405/);
+      expect(server.requests.filter((r) => r.startsWith('DELETE '))).toEqual([]);
+      expect(server.items().length).toBe(40);
     } finally {
       await server.close();
     }

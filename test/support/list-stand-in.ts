@@ -19,12 +19,19 @@ export type Bug =
   /** `desc` terms sort ascending. */
   | 'desc-as-asc'
   /** A last page that is exactly full carries a token to an empty page. */
-  | 'empty-last-page';
+  | 'empty-last-page'
+  /**
+   * Pages by offset instead of by the last item returned: a delete before the cursor makes the
+   * walk skip an item, an insert before it repeats one.
+   */
+  | 'offset-paging';
 
 export interface StandIn {
   url: string;
-  /** Every request's path and query, in order. */
+  /** Every request's method, path and query (the method only for writes), in order. */
   requests: string[];
+  /** The items served now, in name order (POST adds to them, DELETE removes). */
+  items(): Book[];
   close(): Promise<void>;
 }
 
@@ -47,7 +54,10 @@ const DEFAULT_PAGE = 50;
 
 /**
  * Serves `books` at `/v1/shelves/1/books` with pageSize/pageToken, filter and orderBy, items in
- * `books`; refuses filters matching `refuse` with 400 (to stand for unsupported syntax).
+ * `books`; refuses filters matching `refuse` with 400 (to stand for unsupported syntax). Pages
+ * are keyset pages: a token holds the last item returned, and the next page starts after it.
+ * `POST /v1/shelves/1/books?bookId=ID` creates `shelves/1/books/ID` (its body's fields over a
+ * copy of the first book); `GET` and `DELETE /v1/shelves/1/books/ID` read and remove one.
  */
 export async function startStandIn(
   options: {
@@ -68,7 +78,7 @@ export async function startStandIn(
     const mac = createHash('sha256').update(`secret:${body}`).digest('base64url').slice(0, 8);
     return `${body}.${mac}`;
   };
-  const open = (token: string): { o: number; f: string; b: string } | undefined => {
+  const open = (token: string): { o: number; k?: Book; f: string; b: string } | undefined => {
     const [body, mac] = token.split('.');
     if (
       !body ||
@@ -83,11 +93,63 @@ export async function startStandIn(
     res.end(JSON.stringify({ error: { code, status, message } }));
   };
 
+  const data: Book[] = [...(options.data ?? books)];
+  const byName = (a: Book, b: Book) =>
+    String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0;
+  data.sort(byName);
+  const collection = '/v1/shelves/1/books';
+  const answer = (res: import('node:http').ServerResponse, code: number, body: unknown) => {
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const notFound = (res: import('node:http').ServerResponse) =>
+    answer(res, 404, { error: { code: 404, status: 'NOT_FOUND', message: 'no such book' } });
+
   const server: Server = createServer((req, res) => {
-    requests.push(req.url ?? '');
+    const method = req.method ?? 'GET';
+    requests.push(method === 'GET' ? (req.url ?? '') : `${method} ${req.url ?? ''}`);
     if (options.hang) return; // never answers
     const url = new URL(req.url ?? '/', 'http://stand-in');
-    if (url.pathname !== '/v1/shelves/1/books') {
+    if (url.pathname.startsWith(`${collection}/`)) {
+      const name = `shelves/1/books/${url.pathname.slice(collection.length + 1)}`;
+      const at = data.findIndex((b) => b.name === name);
+      if (method === 'GET') return at < 0 ? notFound(res) : answer(res, 200, data[at]);
+      if (method === 'DELETE') {
+        if (at < 0) return notFound(res);
+        data.splice(at, 1);
+        return answer(res, 200, {});
+      }
+      res.writeHead(405).end();
+      return;
+    }
+    if (url.pathname === collection && method === 'POST') {
+      let text = '';
+      req.on('data', (d) => {
+        text += d;
+      });
+      req.on('end', () => {
+        const id = url.searchParams.get('bookId') ?? '';
+        if (!/^[a-z][-a-z0-9]{0,62}$/.test(id)) return fail(res, 'bookId: a lowercase name');
+        const name = `shelves/1/books/${id}`;
+        if (data.some((b) => b.name === name)) {
+          return answer(res, 409, {
+            error: { code: 409, status: 'ALREADY_EXISTS', message: `${name} exists` },
+          });
+        }
+        let body: Book;
+        try {
+          body = text === '' ? {} : JSON.parse(text);
+        } catch {
+          return fail(res, 'the body is not JSON');
+        }
+        const book = { ...books[0], ...body, name };
+        data.push(book);
+        data.sort(byName);
+        answer(res, 200, book);
+      });
+      return;
+    }
+    if (url.pathname !== collection || method !== 'GET') {
       res.writeHead(404).end();
       return;
     }
@@ -97,16 +159,19 @@ export async function startStandIn(
     const size = bug === 'ignore-page-size' || !asked ? DEFAULT_PAGE : Math.min(asked, 100);
     const token = url.searchParams.get('pageToken');
     let offset = 0;
+    let last: Book | undefined;
     if (token) {
       const state = open(token);
       if (!state) return fail(res, 'invalid page token');
       if ((state.f !== filter && bug !== 'token-ignores-filter') || state.b !== orderBy)
         return fail(res, 'the page token belongs to another query');
       offset = state.o;
+      last = state.k;
     }
     if (refuse?.test(filter))
       return fail(res, options.refuseMessage ?? 'unsupported filter', options.refuseStatus);
     let matching: Book[];
+    let compare: (a: Book, b: Book) => number;
     try {
       const compiled = compileFilter<Book>(filter, schema);
       const view = (b: Book) =>
@@ -117,11 +182,17 @@ export async function startStandIn(
         bug === 'desc-as-asc' ? orderBy.replace(/\s+desc\b/g, '') : orderBy,
         schema,
       );
-      matching = (options.data ?? books)
-        .filter((b) => compiled.matches(view(b)))
-        .sort(order.compare);
+      // The key breaks ties, so that the order is total and a page can start after an item.
+      compare = (a: Book, b: Book) => order.compare(a, b) || byName(a, b);
+      matching = data.filter((b) => compiled.matches(view(b))).sort(compare);
     } catch (error) {
       return fail(res, (error as Error).message);
+    }
+    if (bug !== 'offset-paging' && last !== undefined) {
+      // Keyset paging: the page starts after the last item returned, wherever it is now.
+      const after = last;
+      const start = matching.findIndex((b) => compare(b, after) > 0);
+      offset = start < 0 ? matching.length : start;
     }
     const items = matching.slice(offset, offset + size);
     let next = offset + size;
@@ -132,7 +203,9 @@ export async function startStandIn(
       (bug === 'empty-last-page' && next === matching.length && items.length > 0);
     const body = {
       books: items,
-      ...(more ? { nextPageToken: seal({ o: next, f: filter, b: orderBy }) } : {}),
+      ...(more
+        ? { nextPageToken: seal({ o: next, k: matching[next - 1], f: filter, b: orderBy }) }
+        : {}),
     };
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
@@ -142,6 +215,7 @@ export async function startStandIn(
   return {
     url: `http://127.0.0.1:${port}/v1/shelves/1/books`,
     requests,
+    items: () => [...data],
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -129,7 +129,7 @@ Exit status:
   0  every check that applies passed (checks skipped, or filters and orderBys the server does
      not support, do not count against it)
   1  at least one check failed
-  2  bad usage: an unknown option, a bad URL, header or schema
+  2  bad usage: an unknown option, a bad URL, header, schema or --mutate recipe
   3  the run stopped: the target unreachable or not a list, a request timed out, or --max-requests reached`;
 
 program
@@ -188,16 +188,30 @@ program
   )
   .option('--timeout <seconds>', 'per-request timeout', positiveInteger('--timeout'), 30)
   .option('--seed <n>', 'the seed of the generated filters', positiveInteger('--seed'), 1)
+  .option(
+    '--mutate <recipe>',
+    'also walk pages while creating and deleting items, as the recipe file (JSON) says; writes to the server',
+  )
   .option('--json', 'print one JSON object {target, checks, summary}')
   .addHelpText(
     'after',
     `
-Only the given URL is requested (with its own query parameters, plus filter, orderBy, the page
-size and pageToken); nothing is written to the server. Checks that write (--mutate) are not built yet.
+Without --mutate only the given URL is requested (with its own query parameters, plus filter,
+orderBy, the page size and pageToken); nothing is written to the server.
+
+With --mutate RECIPE, a recipe such as
+  {"create": {"method": "POST", "url": "{{collection}}", "body": {"name": "{{name}}", "IPProtocol": "TCP"}},
+   "delete": {"method": "DELETE", "url": "{{collection}}/{{name}}"},
+   "wait": {"url": "{{collection}}/{{name}}", "attempts": 20, "intervalMs": 250}}
+creates 10 items named listkit-conform-<random>-<tag> in all, walks pages of 2 while deleting
+and creating some of them around the cursor, and deletes every item it created, even when the
+run fails or stops; it never deletes anything else. Its requests count in --max-requests.
+The recipe's fields and what the check asserts: docs/conform.md.
 
 Examples:
   listkit conform http://127.0.0.1:8080/compute/v1/projects/p/regions/us-central1/forwardingRules
   listkit conform https://example.googleapis.com/v1/projects/p/books --dialect aip --bearer-env TOKEN --json
+  listkit conform http://127.0.0.1:8080/compute/v1/projects/p/regions/us-central1/forwardingRules --bearer-env TOKEN --mutate recipe.json
 ${CONFORM_EXIT_CODES}`,
   )
   .action(async (url: string, opts: Record<string, unknown>) => {
@@ -213,6 +227,7 @@ ${CONFORM_EXIT_CODES}`,
       maxRequests: opts.maxRequests as number,
       rate: opts.rate as number | undefined,
       timeout: opts.timeout as number,
+      ...(opts.mutate !== undefined ? { mutate: opts.mutate as string } : {}),
       seed: opts.seed as number,
       json: Boolean(opts.json),
     };

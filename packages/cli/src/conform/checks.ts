@@ -11,7 +11,7 @@ import {
 import type { ConformClient, ListAnswer, ListParams } from './conform-client.js';
 import { generateFilters, generateOrderBys, valueAt } from './generate.js';
 
-export type Group = 'paging' | 'filter' | 'ordering';
+export type Group = 'paging' | 'filter' | 'ordering' | 'mutate';
 export type Status = 'PASS' | 'FAIL' | 'SKIP';
 
 export interface Check {

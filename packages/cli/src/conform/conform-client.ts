@@ -44,13 +44,26 @@ export interface ClientLimits {
   timeoutMs: number;
 }
 
+/** One write or read of a single item (`--mutate`). */
+export interface SendAnswer {
+  status: number;
+  /** The parsed JSON body, or undefined when none or not JSON. */
+  body: unknown;
+  curl: string;
+}
+
 export class ConformClient {
   requests = 0;
+  /**
+   * Requests kept back for cleanup (`--mutate`: one delete per item created and not yet
+   * deleted): other requests stop the run before they would eat into them.
+   */
+  reserved = 0;
   private nextAt = 0;
 
   constructor(
     readonly target: Target,
-    private readonly limits: ClientLimits,
+    readonly limits: ClientLimits,
   ) {}
 
   /** The URL of one list call: the target URL with the list parameters set. */
@@ -71,7 +84,12 @@ export class ConformClient {
 
   /** A curl command for the call, with secrets left out. */
   curl(params: ListParams): string {
+    return this.curlOf(this.url(params));
+  }
+
+  private curlOf(url: URL, method = 'GET', body?: unknown): string {
     const parts = ['curl', '-sS'];
+    if (method !== 'GET') parts.push('-X', method);
     if (this.target.bearerEnv) {
       parts.push('-H', `"Authorization: Bearer $${this.target.bearerEnv}"`);
     }
@@ -79,14 +97,21 @@ export class ConformClient {
       if (this.target.bearerEnv && name.toLowerCase() === 'authorization') continue;
       parts.push('-H', shellQuote(`${name}: ${secret(name) ? '<redacted>' : value}`));
     }
-    parts.push(shellQuote(this.url(params).href));
+    if (body !== undefined) {
+      parts.push('-H', shellQuote('Content-Type: application/json'));
+      parts.push('--data', shellQuote(JSON.stringify(body)));
+    }
+    parts.push(shellQuote(url.href));
     return parts.join(' ');
   }
 
-  async list(params: ListParams): Promise<ListAnswer> {
-    if (this.requests >= this.limits.maxRequests) {
+  /** Counts one request against --max-requests (and the reserve), waiting for --rate. */
+  private async admit(reserved: number): Promise<void> {
+    if (this.requests + reserved >= this.limits.maxRequests) {
       throw new RunStopped(
-        `stopped after ${this.requests} requests: --max-requests ${this.limits.maxRequests} reached (raise it, or lower --max-filters)`,
+        `stopped after ${this.requests} requests: --max-requests ${this.limits.maxRequests} reached${
+          reserved > 0 ? ` (${reserved} kept for cleanup)` : ''
+        } (raise it, or lower --max-filters)`,
       );
     }
     if (this.limits.rate) {
@@ -95,6 +120,45 @@ export class ConformClient {
       this.nextAt = Math.max(this.nextAt, Date.now()) + 1000 / this.limits.rate;
     }
     this.requests++;
+  }
+
+  /**
+   * A request other than a list call (`--mutate`: create, delete, read one item), with the
+   * target's headers. A delete for cleanup gives its request back to the reserve first.
+   */
+  async send(method: string, url: URL, body: unknown): Promise<SendAnswer> {
+    await this.admit(this.reserved);
+    const curl = this.curlOf(url, method, body);
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...this.target.headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.limits.timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      const cause = (error as Error).name === 'TimeoutError' ? 'timed out' : String(error);
+      throw new RunStopped(`${method} ${url.href}: ${cause}\n  ${curl}`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, body: parsed, curl };
+  }
+
+  async list(params: ListParams): Promise<ListAnswer> {
+    await this.admit(this.reserved);
     const url = this.url(params);
     const curl = this.curl(params);
     let response: Response;

@@ -5,6 +5,7 @@ import { CliError, EXIT } from '../cli-error.js';
 import { type SchemaChoice, schemaFromFile, schemaFromSample } from '../schema-choice.js';
 import { type Check, keyOf, runChecks, walk } from './checks.js';
 import { ConformClient, type Dialect, RunStopped, type Target } from './conform-client.js';
+import { checkRecipeUrls, mutateCheck, type Recipe, readRecipe } from './mutate.js';
 
 /** Exit statuses of `listkit conform`. */
 export const CONFORM_EXIT = {
@@ -29,6 +30,8 @@ export interface ConformCommandOptions {
   rate?: number;
   timeout: number;
   seed: number;
+  /** A recipe file: run the check that writes (creates and deletes items). */
+  mutate?: string;
   json: boolean;
 }
 
@@ -106,6 +109,8 @@ export async function runConform(
     if (error instanceof CliError) throw new CliError(error.message, EXIT.usage);
     throw error;
   }
+  const recipe: Recipe | undefined = options.mutate ? readRecipe(options.mutate) : undefined;
+  if (recipe) checkRecipeUrls(recipe, parsed, options.mutate!);
   const client = new ConformClient(target, {
     maxRequests: options.maxRequests,
     rate: options.rate,
@@ -143,11 +148,35 @@ export async function runConform(
       { maxFilters: options.maxFilters, seed: options.seed, pageSizes: [1, 2, 7] },
       (check) => checks.push(check),
     );
+    if (recipe) {
+      checks.push(
+        await mutateCheck(client, schema, full, recipe, (line) =>
+          io.error(`listkit: warning: ${printableLines(line)}`),
+        ),
+      );
+    }
   } catch (error) {
     if (!(error instanceof RunStopped)) throw error;
     stopped = error.message;
   }
 
+  if (!recipe) {
+    checks.push({
+      group: 'mutate',
+      name: 'a walk while items are created and deleted around its cursor',
+      status: 'SKIP',
+      cause: 'not run: it writes to the server; give --mutate RECIPE to run it',
+      details: { notRun: true },
+    });
+  } else if (stopped !== undefined && !checks.some((c) => c.group === 'mutate')) {
+    checks.push({
+      group: 'mutate',
+      name: 'a walk while items are created and deleted around its cursor',
+      status: 'SKIP',
+      cause: 'not finished: the run stopped',
+      details: { notRun: true },
+    });
+  }
   const count = (status: Check['status']) => checks.filter((c) => c.status === status).length;
   const summary: ConformReport['summary'] = {
     pass: count('PASS'),
@@ -189,6 +218,7 @@ const GROUPS: { group: Check['group']; title: string }[] = [
   { group: 'paging', title: 'Paging (AIP-158)' },
   { group: 'filter', title: 'Filtering (AIP-160; listkit evaluates each filter over the listing)' },
   { group: 'ordering', title: 'Ordering (AIP-132)' },
+  { group: 'mutate', title: 'Paging while the listing changes (AIP-158, --mutate)' },
 ];
 
 /**
