@@ -10,6 +10,7 @@ import { checkFilter } from './checker.js';
 import { compileGlob } from './glob.js';
 import { DEFAULT_FILTER_LIMITS } from './limits.js';
 import { type ParseOptions, parseFilter } from './parser.js';
+import { type PreparedFilter, PreparedFilterCache } from './prepared-cache.js';
 import { printFilter } from './printer.js';
 import { literalPatternTester } from './regex/literal-pattern.js';
 import { re2jsEngine } from './regex/re2js-engine.js';
@@ -118,15 +119,16 @@ export function compileFilter<T = unknown>(
   schema: ResourceSchema,
   options: CompileOptions = {},
 ): CompiledFilter<T> {
-  const ast = typeof filter === 'string' ? parseFilter(filter, options) : filter;
-  const result = checkFilter(ast, schema);
-  if (!result.ok) throw new ListkitError(result.problems, ast.source);
+  const { ast, checked, canonical } =
+    typeof filter === 'string'
+      ? preparedFilters.get(filter, schema, options.limits)
+      : prepareFilter(filter, schema);
   const cache = cacheFor(options);
   const acquired: CompiledRegex[] = [];
   const programLimit = options.limits?.maxProgramSize ?? DEFAULT_FILTER_LIMITS.maxProgramSize;
   let predicate: Predicate;
   try {
-    predicate = compileNode(result.checked, {
+    predicate = compileNode(checked, {
       source: ast.source,
       cache,
       acquired,
@@ -147,8 +149,8 @@ export function compileFilter<T = unknown>(
     source: ast.source,
     style: ast.style,
     ast,
-    checked: result.checked,
-    canonical: printFilter(ast),
+    checked,
+    canonical,
     matches: (resource: T) =>
       typeof resource === 'object' && resource !== null && predicate(resource),
     dispose() {
@@ -159,6 +161,21 @@ export function compileFilter<T = unknown>(
   if (acquired.length > 0) releaser?.register(compiled, release, compiled);
   return compiled;
 }
+
+function prepareFilter(ast: FilterAst, schema: ResourceSchema): PreparedFilter {
+  const result = checkFilter(ast, schema);
+  if (!result.ok) throw new ListkitError(result.problems, ast.source);
+  return { ast, checked: result.checked, canonical: printFilter(ast) };
+}
+
+/**
+ * Filters given as text are parsed, checked and printed once per (text, schema, parse limits):
+ * a page walk sends the same filter with every page. Bounded by count and bytes; what it keeps
+ * is frozen. Exported for tests only.
+ */
+export const preparedFilters = new PreparedFilterCache((text, schema, limits) =>
+  prepareFilter(parseFilter(text, limits ? { limits } : {}), schema),
+);
 
 interface Context {
   source: string;
