@@ -187,9 +187,11 @@ class FilterParser extends EmbeddedActionsParser {
 
   // ------------------------------------------------------------------------- AIP-160
 
-  aipFilter = this.RULE('aipFilter', (): ExpressionNode => this.SUBRULE(this.expression));
-
-  private expression = this.RULE('expression', (): ExpressionNode => {
+  /**
+   * The EBNF's `filter` and `expression` in one rule: a composite's expression recurses into it
+   * (only the root call checks that all input was parsed).
+   */
+  aipFilter = this.RULE('aipFilter', (): ExpressionNode => {
     const operands = [this.SUBRULE(this.sequence)];
     this.MANY(() => {
       const and = this.CONSUME(And);
@@ -203,11 +205,27 @@ class FilterParser extends EmbeddedActionsParser {
     );
   });
 
+  /**
+   * The EBNF's `sequence` with its `factor`s (`term {OR term}`) inlined: the first factor, then
+   * the others, each its own occurrences of the same productions.
+   */
   private sequence = this.RULE('sequence', (): ExpressionNode => {
-    const operands = [this.SUBRULE(this.factor)];
+    const first = [this.SUBRULE2(this.term)];
+    this.MANY2(() => {
+      const or = this.CONSUME2(Or);
+      this.ACTION(() => this.requireSpaceAround(or));
+      first.push(this.SUBRULE3(this.term));
+    });
+    const operands = [this.ACTION(() => orOf(first))];
     this.MANY(() => {
       this.ACTION(() => this.requireSeparation(this.LA(0), this.LA(1)));
-      operands.push(this.SUBRULE2(this.factor));
+      const factor = [this.SUBRULE4(this.term)];
+      this.MANY3(() => {
+        const or = this.CONSUME3(Or);
+        this.ACTION(() => this.requireSpaceAround(or));
+        factor.push(this.SUBRULE5(this.term));
+      });
+      operands.push(this.ACTION(() => orOf(factor)));
     });
     return this.ACTION(() => {
       this.rejectRegexTerms(operands);
@@ -215,20 +233,6 @@ class FilterParser extends EmbeddedActionsParser {
         ? operands[0]!
         : { type: 'sequence', operands, span: join(operands[0]!, operands[operands.length - 1]!) };
     });
-  });
-
-  private factor = this.RULE('factor', (): ExpressionNode => {
-    const operands = [this.SUBRULE(this.term)];
-    this.MANY(() => {
-      const or = this.CONSUME(Or);
-      this.ACTION(() => this.requireSpaceAround(or));
-      operands.push(this.SUBRULE2(this.term));
-    });
-    return this.ACTION(() =>
-      operands.length === 1
-        ? operands[0]!
-        : { type: 'or', operands, span: join(operands[0]!, operands[operands.length - 1]!) },
-    );
   });
 
   // Alternatives are built once, as fields, rather than on every call (Chevrotain's performance
@@ -291,7 +295,7 @@ class FilterParser extends EmbeddedActionsParser {
   private composite = this.RULE('composite', (): CompositeNode => {
     const open = this.CONSUME(LParen);
     this.ACTION(() => this.enter(open));
-    const expression = this.SUBRULE(this.expression);
+    const expression = this.SUBRULE(this.aipFilter);
     const close = this.CONSUME(RParen);
     return this.ACTION(() => {
       this.depth--;
@@ -586,6 +590,13 @@ class FilterParser extends EmbeddedActionsParser {
     }
     return { value: quote ? image.slice(1, -1) : image, quote, span: spanOf(token) };
   }
+}
+
+/** A factor's node: its one term, or an OR of its terms. */
+function orOf(operands: ExpressionNode[]): ExpressionNode {
+  return operands.length === 1
+    ? operands[0]!
+    : { type: 'or', operands, span: join(operands[0]!, operands[operands.length - 1]!) };
 }
 
 /** Whether a quoted regex literal's last quote really closes it (it is not escaped). */
