@@ -121,7 +121,12 @@ const join = (a: { span: Span }, b: { span: Span }): Span => ({
   start: a.span.start,
   end: b.span.end,
 });
-const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+/** Whether `c` matches `\s`: ASCII answered by code, the rest by the regex. */
+const isSpace = (c: string | undefined) => {
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  return code < 128 ? code === 32 || (code >= 9 && code <= 13) : /\s/.test(c);
+};
 const MIXED_MESSAGE =
   'AIP-160 and regular-expression (eq/ne) filter styles cannot be mixed in one filter';
 
