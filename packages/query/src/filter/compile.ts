@@ -108,6 +108,11 @@ const releaser =
  * Parses, checks and compiles a filter into a predicate over resources of the schema.
  * Throws a {@link ListkitError} listing every problem when the filter is invalid.
  *
+ * A filter given as text is parsed, checked and printed once per (text, schema object, parse
+ * limits) and then taken from a bounded cache, so repeated calls with the same filter (a page
+ * walk) skip the parser. The `ast` and `checked` trees of the result are therefore frozen and
+ * may be shared with other calls; a schema must not be changed after its first compile.
+ *
  * @example
  * ```ts
  * const filter = compileFilter('labels.env = "prod" AND portRange:80', schema);
