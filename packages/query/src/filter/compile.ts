@@ -10,6 +10,7 @@ import { checkFilter } from './checker.js';
 import { compileGlob } from './glob.js';
 import { DEFAULT_FILTER_LIMITS } from './limits.js';
 import { type ParseOptions, parseFilter } from './parser.js';
+import { type PreparedFilter, PreparedFilterCache } from './prepared-cache.js';
 import { printFilter } from './printer.js';
 import { literalPatternTester } from './regex/literal-pattern.js';
 import { re2jsEngine } from './regex/re2js-engine.js';
@@ -107,6 +108,11 @@ const releaser =
  * Parses, checks and compiles a filter into a predicate over resources of the schema.
  * Throws a {@link ListkitError} listing every problem when the filter is invalid.
  *
+ * A filter given as text is parsed, checked and printed once per (text, schema object, parse
+ * limits) and then taken from a bounded cache, so repeated calls with the same filter (a page
+ * walk) skip the parser. The `ast` and `checked` trees of the result are therefore frozen and
+ * may be shared with other calls; a schema must not be changed after its first compile.
+ *
  * @example
  * ```ts
  * const filter = compileFilter('labels.env = "prod" AND portRange:80', schema);
@@ -118,15 +124,16 @@ export function compileFilter<T = unknown>(
   schema: ResourceSchema,
   options: CompileOptions = {},
 ): CompiledFilter<T> {
-  const ast = typeof filter === 'string' ? parseFilter(filter, options) : filter;
-  const result = checkFilter(ast, schema);
-  if (!result.ok) throw new ListkitError(result.problems, ast.source);
+  const { ast, checked, canonical } =
+    typeof filter === 'string'
+      ? preparedFilters.get(filter, schema, options.limits)
+      : prepareFilter(filter, schema);
   const cache = cacheFor(options);
   const acquired: CompiledRegex[] = [];
   const programLimit = options.limits?.maxProgramSize ?? DEFAULT_FILTER_LIMITS.maxProgramSize;
   let predicate: Predicate;
   try {
-    predicate = compileNode(result.checked, {
+    predicate = compileNode(checked, {
       source: ast.source,
       cache,
       acquired,
@@ -147,8 +154,8 @@ export function compileFilter<T = unknown>(
     source: ast.source,
     style: ast.style,
     ast,
-    checked: result.checked,
-    canonical: printFilter(ast),
+    checked,
+    canonical,
     matches: (resource: T) =>
       typeof resource === 'object' && resource !== null && predicate(resource),
     dispose() {
@@ -159,6 +166,21 @@ export function compileFilter<T = unknown>(
   if (acquired.length > 0) releaser?.register(compiled, release, compiled);
   return compiled;
 }
+
+function prepareFilter(ast: FilterAst, schema: ResourceSchema): PreparedFilter {
+  const result = checkFilter(ast, schema);
+  if (!result.ok) throw new ListkitError(result.problems, ast.source);
+  return { ast, checked: result.checked, canonical: printFilter(ast) };
+}
+
+/**
+ * Filters given as text are parsed, checked and printed once per (text, schema, parse limits):
+ * a page walk sends the same filter with every page. Bounded by count and bytes; what it keeps
+ * is frozen. Exported for tests only.
+ */
+export const preparedFilters = new PreparedFilterCache((text, schema, limits) =>
+  prepareFilter(parseFilter(text, limits ? { limits } : {}), schema),
+);
 
 interface Context {
   source: string;

@@ -121,7 +121,12 @@ const join = (a: { span: Span }, b: { span: Span }): Span => ({
   start: a.span.start,
   end: b.span.end,
 });
-const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+/** Whether `c` matches `\s`: ASCII answered by code, the rest by the regex. */
+const isSpace = (c: string | undefined) => {
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  return code < 128 ? code === 32 || (code >= 9 && code <= 13) : /\s/.test(c);
+};
 const MIXED_MESSAGE =
   'AIP-160 and regular-expression (eq/ne) filter styles cannot be mixed in one filter';
 
@@ -135,21 +140,10 @@ class FilterParser extends EmbeddedActionsParser {
   private limits: FilterLimits = DEFAULT_FILTER_LIMITS;
   private depth = 0;
   private terms = 0;
-  // Alternatives built once rather than on every call (Chevrotain's performance guide).
-  private readonly alts = new Map<string, IOrAlt<unknown>[]>();
 
   constructor() {
     super(allTokens, { recoveryEnabled: false, maxLookahead: 2, errorMessageProvider: messages });
     this.performSelfAnalysis();
-  }
-
-  private cached<T>(name: string, build: () => IOrAlt<T>[]): IOrAlt<T>[] {
-    let alts = this.alts.get(name) as IOrAlt<T>[] | undefined;
-    if (!alts) {
-      alts = build();
-      this.alts.set(name, alts as IOrAlt<unknown>[]);
-    }
-    return alts;
   }
 
   begin(source: string, tokens: IToken[], limits: FilterLimits) {
@@ -198,9 +192,11 @@ class FilterParser extends EmbeddedActionsParser {
 
   // ------------------------------------------------------------------------- AIP-160
 
-  aipFilter = this.RULE('aipFilter', (): ExpressionNode => this.SUBRULE(this.expression));
-
-  private expression = this.RULE('expression', (): ExpressionNode => {
+  /**
+   * The EBNF's `filter` and `expression` in one rule: a composite's expression recurses into it
+   * (only the root call checks that all input was parsed).
+   */
+  aipFilter = this.RULE('aipFilter', (): ExpressionNode => {
     const operands = [this.SUBRULE(this.sequence)];
     this.MANY(() => {
       const and = this.CONSUME(And);
@@ -214,11 +210,27 @@ class FilterParser extends EmbeddedActionsParser {
     );
   });
 
+  /**
+   * The EBNF's `sequence` with its `factor`s (`term {OR term}`) inlined: the first factor, then
+   * the others, each its own occurrences of the same productions.
+   */
   private sequence = this.RULE('sequence', (): ExpressionNode => {
-    const operands = [this.SUBRULE(this.factor)];
+    const first = [this.SUBRULE2(this.term)];
+    this.MANY2(() => {
+      const or = this.CONSUME2(Or);
+      this.ACTION(() => this.requireSpaceAround(or));
+      first.push(this.SUBRULE3(this.term));
+    });
+    const operands = [this.ACTION(() => orOf(first))];
     this.MANY(() => {
       this.ACTION(() => this.requireSeparation(this.LA(0), this.LA(1)));
-      operands.push(this.SUBRULE2(this.factor));
+      const factor = [this.SUBRULE4(this.term)];
+      this.MANY3(() => {
+        const or = this.CONSUME3(Or);
+        this.ACTION(() => this.requireSpaceAround(or));
+        factor.push(this.SUBRULE5(this.term));
+      });
+      operands.push(this.ACTION(() => orOf(factor)));
     });
     return this.ACTION(() => {
       this.rejectRegexTerms(operands);
@@ -228,81 +240,67 @@ class FilterParser extends EmbeddedActionsParser {
     });
   });
 
-  private factor = this.RULE('factor', (): ExpressionNode => {
-    const operands = [this.SUBRULE(this.term)];
-    this.MANY(() => {
-      const or = this.CONSUME(Or);
-      this.ACTION(() => this.requireSpaceAround(or));
-      operands.push(this.SUBRULE2(this.term));
-    });
-    return this.ACTION(() =>
-      operands.length === 1
-        ? operands[0]!
-        : { type: 'or', operands, span: join(operands[0]!, operands[operands.length - 1]!) },
-    );
-  });
+  // Alternatives are built once, as fields, rather than on every call (Chevrotain's performance
+  // guide). The grammar is flattened where the AIP-160 EBNF only forwards: `simple` (composite
+  // or restriction) is inlined into `term`, `comparator` and `arg` into `restriction`, and
+  // `value`/`field` into `comparable`, because each Chevrotain rule call costs several times a
+  // plain function call. Every alternative keeps its tokens in the same order, so the expected
+  // tokens that error messages list are unchanged.
+  private readonly termAlts: IOrAlt<ExpressionNode>[] = [
+    {
+      ALT: () => {
+        const not = this.CONSUME(Not);
+        const operand = this.SUBRULE(this.simple);
+        return this.ACTION(() => {
+          if (!this.spaceAfter(not)) {
+            this.fail('missing_whitespace', 'NOT must be followed by whitespace', spanOf(not));
+          }
+          return {
+            type: 'not',
+            operand,
+            syntax: 'NOT',
+            span: { start: not.startOffset, end: operand.span.end },
+          };
+        });
+      },
+    },
+    {
+      ALT: () => {
+        const minus = this.CONSUME(Minus);
+        const operand = this.SUBRULE2(this.simple);
+        return this.ACTION(() => {
+          if (this.spaceAfter(minus)) {
+            this.fail(
+              'unexpected_token',
+              "'-' negates the term written directly after it; remove the space or write NOT",
+              spanOf(minus),
+            );
+          }
+          return {
+            type: 'not',
+            operand,
+            syntax: '-',
+            span: { start: minus.startOffset, end: operand.span.end },
+          };
+        });
+      },
+    },
+    { ALT: () => this.SUBRULE(this.composite) },
+    { ALT: () => this.SUBRULE(this.restriction) },
+  ];
 
-  private term = this.RULE('term', (): ExpressionNode => {
-    return this.OR(
-      this.cached('termAlts', () => [
-        {
-          ALT: () => {
-            const not = this.CONSUME(Not);
-            const operand = this.SUBRULE(this.simple);
-            return this.ACTION(() => {
-              if (!this.spaceAfter(not)) {
-                this.fail('missing_whitespace', 'NOT must be followed by whitespace', spanOf(not));
-              }
-              return {
-                type: 'not',
-                operand,
-                syntax: 'NOT',
-                span: { start: not.startOffset, end: operand.span.end },
-              };
-            });
-          },
-        },
-        {
-          ALT: () => {
-            const minus = this.CONSUME(Minus);
-            const operand = this.SUBRULE2(this.simple);
-            return this.ACTION(() => {
-              if (this.spaceAfter(minus)) {
-                this.fail(
-                  'unexpected_token',
-                  "'-' negates the term written directly after it; remove the space or write NOT",
-                  spanOf(minus),
-                );
-              }
-              return {
-                type: 'not',
-                operand,
-                syntax: '-',
-                span: { start: minus.startOffset, end: operand.span.end },
-              };
-            });
-          },
-        },
-        { ALT: () => this.SUBRULE3(this.simple) },
-      ]),
-    );
-  });
+  private term = this.RULE('term', (): ExpressionNode => this.OR(this.termAlts));
 
-  private simple = this.RULE(
-    'simple',
-    (): ExpressionNode =>
-      this.OR(
-        this.cached<ExpressionNode>('simpleAlts', () => [
-          { ALT: () => this.SUBRULE(this.composite) },
-          { ALT: () => this.SUBRULE(this.restriction) },
-        ]),
-      ),
-  );
+  private simple = this.RULE('simple', (): ExpressionNode => this.OR(this.simpleAlts));
+  private readonly simpleAlts: IOrAlt<ExpressionNode>[] = [
+    { ALT: () => this.SUBRULE(this.composite) },
+    { ALT: () => this.SUBRULE(this.restriction) },
+  ];
 
   private composite = this.RULE('composite', (): CompositeNode => {
     const open = this.CONSUME(LParen);
     this.ACTION(() => this.enter(open));
-    const expression = this.SUBRULE(this.expression);
+    const expression = this.SUBRULE(this.aipFilter);
     const close = this.CONSUME(RParen);
     return this.ACTION(() => {
       this.depth--;
@@ -319,8 +317,8 @@ class FilterParser extends EmbeddedActionsParser {
     let comparator: IToken | undefined;
     let arg: ArgNode | undefined;
     this.OPTION(() => {
-      comparator = this.SUBRULE(this.comparator);
-      arg = this.SUBRULE(this.arg);
+      comparator = this.OR(this.comparatorAlts);
+      arg = this.OR2(this.restrictionArgAlts);
     });
     return this.ACTION(() => {
       const end = arg ? arg.span.end : comparable.span.end;
@@ -338,40 +336,39 @@ class FilterParser extends EmbeddedActionsParser {
     });
   });
 
-  private comparator = this.RULE(
-    'comparator',
-    (): IToken =>
-      this.OR(
-        this.cached('comparatorAlts', () => [
-          { ALT: () => this.CONSUME(LessEquals) },
-          { ALT: () => this.CONSUME(GreaterEquals) },
-          { ALT: () => this.CONSUME(NotEquals) },
-          { ALT: () => this.CONSUME(LessThan) },
-          { ALT: () => this.CONSUME(GreaterThan) },
-          { ALT: () => this.CONSUME(Equals) },
-          { ALT: () => this.CONSUME(Has) },
-        ]),
-      ),
-  );
+  private readonly comparatorAlts: IOrAlt<IToken>[] = [
+    { ALT: () => this.CONSUME(LessEquals) },
+    { ALT: () => this.CONSUME(GreaterEquals) },
+    { ALT: () => this.CONSUME(NotEquals) },
+    { ALT: () => this.CONSUME(LessThan) },
+    { ALT: () => this.CONSUME(GreaterThan) },
+    { ALT: () => this.CONSUME(Equals) },
+    { ALT: () => this.CONSUME(Has) },
+  ];
 
-  private arg = this.RULE(
-    'arg',
-    (): ArgNode =>
-      this.OR(
-        this.cached<ArgNode>('argAlts', () => [
-          { ALT: () => this.SUBRULE(this.composite) },
-          { ALT: () => this.SUBRULE(this.comparable) },
-        ]),
-      ),
-  );
+  /** `arg` inlined into `restriction` (occurrence 2 of `comparable` there). */
+  private readonly restrictionArgAlts: IOrAlt<ArgNode>[] = [
+    { ALT: () => this.SUBRULE(this.composite) },
+    { ALT: () => this.SUBRULE2(this.comparable) },
+  ];
+
+  /** A function call's argument. */
+  private arg = this.RULE('arg', (): ArgNode => this.OR(this.argAlts));
+  private readonly argAlts: IOrAlt<ArgNode>[] = [
+    { ALT: () => this.SUBRULE(this.composite) },
+    { ALT: () => this.SUBRULE(this.comparable) },
+  ];
 
   /** A member `a.b.c`, or a call `a.b.f(x)` when `(` follows the name with no space. */
   private comparable = this.RULE('comparable', (): ComparableNode => {
-    const segments = [this.SUBRULE(this.value)];
+    const first = this.OR(this.valueAlts);
+    const segments = [this.ACTION(() => this.segment(first))];
     this.MANY(() => {
       const dot = this.CONSUME(Dot);
-      const field = this.SUBRULE(this.field);
+      // After a dot: a value, or a keyword used as a field name (`a.AND`).
+      const fieldToken = this.OR2(this.fieldAlts);
       this.ACTION(() => {
+        const field = this.segment(fieldToken);
         if (this.spaceBefore(dot) || this.spaceAfter(dot)) {
           this.fail(
             'unexpected_token',
@@ -423,33 +420,30 @@ class FilterParser extends EmbeddedActionsParser {
     );
   });
 
-  private value = this.RULE('value', (): Segment => {
-    const token = this.OR<IToken>(
-      this.cached('valueAlts', () => [
-        { ALT: () => this.CONSUME(Text) },
-        { ALT: () => this.CONSUME(StringLiteral) },
-        { ALT: () => this.CONSUME(NumberLiteral) },
-        { ALT: () => this.CONSUME(DurationLiteral) },
-        { ALT: () => this.CONSUME(Timestamp) },
-        { ALT: () => this.CONSUME(KeywordName) },
-        { ALT: () => this.CONSUME(UnterminatedString) },
-      ]),
-    );
-    return this.ACTION(() => this.segment(token));
-  });
+  /** The tokens of a value (`value` of the EBNF, inlined into `comparable`). */
+  private readonly valueAlts: IOrAlt<IToken>[] = [
+    { ALT: () => this.CONSUME(Text) },
+    { ALT: () => this.CONSUME(StringLiteral) },
+    { ALT: () => this.CONSUME(NumberLiteral) },
+    { ALT: () => this.CONSUME(DurationLiteral) },
+    { ALT: () => this.CONSUME(Timestamp) },
+    { ALT: () => this.CONSUME(KeywordName) },
+    { ALT: () => this.CONSUME(UnterminatedString) },
+  ];
 
-  /** After a dot: a value, or a keyword used as a field name (`a.AND`). */
-  private field = this.RULE('field', (): Segment => {
-    const token = this.OR<Segment | IToken>(
-      this.cached<Segment | IToken>('fieldAlts', () => [
-        { ALT: () => this.SUBRULE(this.value) },
-        { ALT: () => this.CONSUME(And) },
-        { ALT: () => this.CONSUME(Or) },
-        { ALT: () => this.CONSUME(Not) },
-      ]),
-    );
-    return this.ACTION(() => ('kind' in token ? token : this.segment(token)));
-  });
+  /** The tokens of a field after a dot: a value's, or a keyword used as a name. */
+  private readonly fieldAlts: IOrAlt<IToken>[] = [
+    { ALT: () => this.CONSUME2(Text) },
+    { ALT: () => this.CONSUME2(StringLiteral) },
+    { ALT: () => this.CONSUME2(NumberLiteral) },
+    { ALT: () => this.CONSUME2(DurationLiteral) },
+    { ALT: () => this.CONSUME2(Timestamp) },
+    { ALT: () => this.CONSUME2(KeywordName) },
+    { ALT: () => this.CONSUME2(UnterminatedString) },
+    { ALT: () => this.CONSUME(And) },
+    { ALT: () => this.CONSUME(Or) },
+    { ALT: () => this.CONSUME(Not) },
+  ];
 
   private segment(token: IToken): Segment {
     const span = spanOf(token);
@@ -525,20 +519,23 @@ class FilterParser extends EmbeddedActionsParser {
 
   // ------------------------------------------------------------------------- regex style
 
-  regexFilter = this.RULE('regexFilter', (): RegexTermNode[] =>
-    this.OR(
-      this.cached('regexFilterAlts', () => [
-        {
-          ALT: () => {
-            const terms: RegexTermNode[] = [];
-            this.AT_LEAST_ONE(() => terms.push(this.SUBRULE(this.regexParenthesizedTerm)));
-            return terms;
-          },
-        },
-        { ALT: () => [this.SUBRULE(this.regexTerm)] },
-      ]),
-    ),
-  );
+  private readonly regexFilterAlts: IOrAlt<RegexTermNode[]>[] = [
+    {
+      ALT: () => {
+        const terms: RegexTermNode[] = [];
+        this.AT_LEAST_ONE(() => terms.push(this.SUBRULE(this.regexParenthesizedTerm)));
+        return terms;
+      },
+    },
+    { ALT: () => [this.SUBRULE(this.regexTerm)] },
+  ];
+
+  regexFilter = this.RULE('regexFilter', (): RegexTermNode[] => this.OR(this.regexFilterAlts));
+
+  private readonly regexLiteralAlts: IOrAlt<IToken>[] = [
+    { ALT: () => this.CONSUME(RegexQuoted) },
+    { ALT: () => this.CONSUME(RegexUnquoted) },
+  ];
 
   private regexParenthesizedTerm = this.RULE('regexParenthesizedTerm', (): RegexTermNode => {
     const open = this.CONSUME(RegexLParen);
@@ -554,12 +551,7 @@ class FilterParser extends EmbeddedActionsParser {
   private regexTerm = this.RULE('regexTerm', (): RegexTermNode => {
     const field = this.CONSUME(RegexField);
     const operator = this.CONSUME(RegexOperator);
-    const literal = this.OR<IToken>(
-      this.cached('regexLiteralAlts', () => [
-        { ALT: () => this.CONSUME(RegexQuoted) },
-        { ALT: () => this.CONSUME(RegexUnquoted) },
-      ]),
-    );
+    const literal = this.OR(this.regexLiteralAlts);
     return this.ACTION(() => {
       const span = { start: field.startOffset, end: literal.startOffset + literal.image.length };
       this.countTerm(span);
@@ -603,6 +595,13 @@ class FilterParser extends EmbeddedActionsParser {
     }
     return { value: quote ? image.slice(1, -1) : image, quote, span: spanOf(token) };
   }
+}
+
+/** A factor's node: its one term, or an OR of its terms. */
+function orOf(operands: ExpressionNode[]): ExpressionNode {
+  return operands.length === 1
+    ? operands[0]!
+    : { type: 'or', operands, span: join(operands[0]!, operands[operands.length - 1]!) };
 }
 
 /** Whether a quoted regex literal's last quote really closes it (it is not escaped). */
