@@ -24,8 +24,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFromSources } from './support/bundle-service.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RUNNABLE = /^(ts|js|sh) run$/;
@@ -85,38 +85,6 @@ const work = mkdtempSync(join(tmpdir(), 'listkit-doc-examples-'));
 const bin = join(work, 'bin');
 const home = join(work, 'home');
 
-const aliases = {
-  '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
-  '@listkit/query/proto': join(root, 'packages/query/src/proto.ts'),
-  '@listkit/query/list-method': join(root, 'packages/query/src/list-method.ts'),
-  '@listkit/query/re2-wasm': join(root, 'packages/query/src/re2-wasm.ts'),
-  '@listkit/query': join(root, 'packages/query/src/index.ts'),
-  '@listkit/service/schema': join(root, 'packages/service/src/schema.ts'),
-  '@listkit/service/serve': join(root, 'packages/service/src/serve-command.ts'),
-  '@listkit/service': join(root, 'packages/service/src/index.ts'),
-};
-
-/** Bundles a program for node into `outfile`, `@listkit/*` from the sources. */
-async function bundle(entry: string, outfile: string): Promise<void> {
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    // PGlite loads its WebAssembly from beside its own files, and pg has optional native parts:
-    // both resolve at run time through the directory's node_modules (the repository's).
-    external: ['@electric-sql/pglite', 'pg'],
-    // CommonJS dependencies (commander, protobufjs) require Node's built-ins.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    alias: aliases,
-    logLevel: 'silent',
-  });
-}
-
 interface Run {
   status: number | null;
   output: string;
@@ -159,7 +127,7 @@ beforeAll(async () => {
     join(work, 'pglite-worker.js'),
   );
   if (examples.some((e) => e.lang === 'sh')) {
-    await bundle(join(root, 'packages/cli/src/cli.ts'), join(work, 'listkit.mjs'));
+    await bundleFromSources(join(root, 'packages/cli/src/cli.ts'), join(work, 'listkit.mjs'));
     const listkit = join(bin, 'listkit');
     writeFileSync(listkit, `#!/bin/sh\nexec "${process.execPath}" "${work}/listkit.mjs" "$@"\n`);
     chmodSync(listkit, 0o755);
@@ -191,7 +159,7 @@ describe('runnable examples in the docs', () => {
         const source = join(work, `${name}.${example.lang === 'ts' ? 'mts' : 'mjs'}`);
         writeFileSync(source, example.code);
         const program = join(work, `${name}.bundle.mjs`);
-        await bundle(source, program);
+        await bundleFromSources(source, program);
         result = await run(process.execPath, [program]);
       }
       if (process.env.LISTKIT_SHOW_EXAMPLE_OUTPUT)

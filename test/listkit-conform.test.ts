@@ -2,18 +2,18 @@
 // which passes every check, and against stand-in servers each with one bug, which fail the check
 // meant to catch it.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inferSchema } from '@listkit/query';
 import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleServiceModule } from './support/bundle-service.js';
 import { type Bug, books, startStandIn } from './support/list-stand-in.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-let cli = '';
+const _root = fileURLToPath(new URL('..', import.meta.url));
+let cli: { file: string; dispose: () => void } | undefined;
 
 interface Run {
   status: number | null;
@@ -43,7 +43,7 @@ interface Report {
 
 function listkit(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
+    const child = spawn(process.execPath, [cli?.file ?? '', ...args], {
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -69,32 +69,11 @@ const failed = (report: Report) =>
   report.checks.filter((c) => c.status === 'FAIL').map((c) => `${c.group}: ${c.name}`);
 
 beforeAll(async () => {
-  const cache = join(root, 'packages/service/node_modules/.cache/listkit-tests');
-  mkdirSync(cache, { recursive: true });
-  cli = join(cache, `listkit-conform-${process.pid}.mjs`);
-  await build({
-    entryPoints: [join(root, 'packages/cli/src/cli.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: cli,
-    external: ['@electric-sql/pglite', 'pg'],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    alias: {
-      '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
-      '@listkit/query/proto': join(root, 'packages/query/src/proto.ts'),
-      '@listkit/query': join(root, 'packages/query/src/index.ts'),
-      '@listkit/service/serve': join(root, 'packages/service/src/serve-command.ts'),
-    },
-    logLevel: 'silent',
-  });
+  cli = await bundleServiceModule('packages/cli/src/cli.ts');
 }, 60_000);
 
 afterAll(() => {
-  rmSync(cli, { force: true });
+  cli?.dispose();
 });
 
 describe('listkit conform against the emulator', () => {

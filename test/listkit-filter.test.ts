@@ -1,16 +1,16 @@
 // `listkit filter` as users run it: the real command as a child process, over files and stdin.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleServiceModule } from './support/bundle-service.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'listkit-filter-'));
-let cli = '';
+let cli: { file: string; dispose: () => void } | undefined;
 
 interface Run {
   status: number | null;
@@ -21,7 +21,7 @@ interface Run {
 /** Runs `listkit …` with `stdin` piped in (or nothing). */
 function listkit(args: string[], stdin?: string | Buffer): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
+    const child = spawn(process.execPath, [cli?.file ?? '', ...args], {
       env: {
         ...process.env,
         XDG_CONFIG_HOME: join(work, 'config'),
@@ -67,33 +67,11 @@ const names = (out: string) =>
 beforeAll(async () => {
   // The bin from its TypeScript sources, bundled outside the checkout's tracked files (PGlite and
   // pg, which only `serve` loads, resolve from the service package).
-  const cache = join(root, 'packages/service/node_modules/.cache/listkit-tests');
-  mkdirSync(cache, { recursive: true });
-  cli = join(cache, `listkit-${process.pid}.mjs`);
-  await build({
-    entryPoints: [join(root, 'packages/cli/src/cli.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: cli,
-    external: ['@electric-sql/pglite', 'pg'],
-    // commander is CommonJS and requires Node's built-ins.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    alias: {
-      '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
-      '@listkit/query/proto': join(root, 'packages/query/src/proto.ts'),
-      '@listkit/query': join(root, 'packages/query/src/index.ts'),
-      '@listkit/service/serve': join(root, 'packages/service/src/serve-command.ts'),
-    },
-    logLevel: 'silent',
-  });
+  cli = await bundleServiceModule('packages/cli/src/cli.ts');
 }, 60_000);
 
 afterAll(() => {
-  rmSync(cli, { force: true });
+  cli?.dispose();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -357,7 +335,7 @@ describe('listkit filter refuses bad input clearly', () => {
       // pipefail: the pipeline's status is listkit's too, not only head's.
       const child = spawn('bash', [
         '-c',
-        `set -o pipefail; "${process.execPath}" "${cli}" filter '' "${big}" | head -n 1`,
+        `set -o pipefail; "${process.execPath}" "${cli?.file}" filter '' "${big}" | head -n 1`,
       ]);
       let stdout = '';
       let stderr = '';
@@ -385,7 +363,7 @@ describe('listkit filter memory', () => {
   ): Promise<{ stdout: string; peakMiB: number }> {
     // A 64 MiB heap: a run that held the input (or its matches) would die of it, whatever RSS
     // the machine's allocator reports.
-    const child = spawn(process.execPath, ['--max-old-space-size=64', cli, ...args], {
+    const child = spawn(process.execPath, ['--max-old-space-size=64', cli?.file ?? '', ...args], {
       env: { ...process.env, XDG_CONFIG_HOME: join(work, 'config') },
     });
     let stdout = '';

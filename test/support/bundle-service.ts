@@ -1,12 +1,47 @@
-// A module of the service package, bundled from its TypeScript sources into a file a child
-// process can run, outside the checkout's tracked files: tests that kill or spawn processes
-// need a real file, not vitest's transformed module.
+// Programs bundled from the TypeScript sources into files a child process can run, outside the
+// checkout's tracked files: tests that kill or spawn processes need a real file, not vitest's
+// transformed module. One place says how `@listkit/*` resolves to the sources.
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Every `@listkit/*` entry, by its source file (subpaths before their package). */
+const SOURCE_ALIASES = {
+  '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
+  '@listkit/query/proto': join(root, 'packages/query/src/proto.ts'),
+  '@listkit/query/list-method': join(root, 'packages/query/src/list-method.ts'),
+  '@listkit/query/re2-wasm': join(root, 'packages/query/src/re2-wasm.ts'),
+  '@listkit/query': join(root, 'packages/query/src/index.ts'),
+  '@listkit/service/schema': join(root, 'packages/service/src/schema.ts'),
+  '@listkit/service/serve': join(root, 'packages/service/src/serve-command.ts'),
+  '@listkit/service': join(root, 'packages/service/src/index.ts'),
+};
+
+/**
+ * Bundles the program `entry` (an absolute path) for Node into `outfile`, `@listkit/*` from the
+ * sources. PGlite (which loads its WebAssembly from beside its own files) and pg (optional
+ * native parts) stay external and resolve at run time through the node_modules above `outfile`.
+ */
+export async function bundleFromSources(entry: string, outfile: string): Promise<void> {
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    external: ['@electric-sql/pglite', 'pg'],
+    // CommonJS dependencies (commander, protobufjs) require Node's built-ins.
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    alias: SOURCE_ALIASES,
+    logLevel: 'silent',
+  });
+}
 
 /**
  * Bundles `entry` (a path from the checkout's root) into a directory of its own under the
@@ -28,19 +63,6 @@ export async function bundleServiceModule(
     join(root, 'packages/service/src/store/pglite-worker.js'),
     join(dir, 'pglite-worker.js'),
   );
-  await build({
-    entryPoints: [join(root, entry)],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: file,
-    external: ['@electric-sql/pglite', 'pg'],
-    alias: {
-      '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
-      '@listkit/query': join(root, 'packages/query/src/index.ts'),
-    },
-    logLevel: 'silent',
-  });
+  await bundleFromSources(join(root, entry), file);
   return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
