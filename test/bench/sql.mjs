@@ -1,11 +1,15 @@
 // SQL paging benchmark: pages of 500 listed from PostgreSQL through @listkit/query/sql
-// (listFromSql: plan, one transaction with the statement settings, residual, token), side by side
-// with the in-memory Collection over the same rules and with naive OFFSET paging in SQL.
+// (listFromSql: plan, the statement settings and the statement, residual, token), side by side
+// with the in-memory Collection over the same rules, with the limit (the same statements run
+// bare: one round trip, rows received and JSON.parse'd, no planning, no settings, no token) and
+// with naive OFFSET paging in SQL. listFromSql runs twice: as one simple query
+// (simpleQueryText: one message, one round trip) and as BEGIN / settings / statement / COMMIT
+// (four round trips, the runner docs/sql.md showed before).
 // Needs a server: LISTKIT_PG_URL (e.g. `.ci/with-postgres.sh pnpm bench`); skips without one.
 // Tables are kept between runs (bench_rules_<n>_<layout hash>) so that the 10^6 load happens once per cluster.
 // Prints; never asserts. Knobs: BENCH_SQL_SIZES (default "10000,1000000"), BENCH_SQL_PAGES (30).
 import { Collection, PageTokenCodec } from '@listkit/query';
-import { listFromSql, sqlTable, suggestIndexes } from '@listkit/query/sql';
+import { listFromSql, simpleQueryText, sqlTable, suggestIndexes } from '@listkit/query/sql';
 import { forwardingRuleSchema, sampleForwardingRules } from '@listkit/service';
 import pg from 'pg';
 
@@ -34,7 +38,14 @@ const client = new pg.Client({
 });
 await client.connect();
 
-const run = async (statements) => {
+/** One message: the settings and the statement as one simple query (one implicit transaction). */
+const runOneQuery = async (statements) => {
+  const results = await client.query(simpleQueryText(statements));
+  return (Array.isArray(results) ? results.at(-1) : results).rows;
+};
+
+/** Four round trips: BEGIN, the settings, the statement, COMMIT. */
+const runTransaction = async (statements) => {
   await client.query('BEGIN');
   try {
     let rows = [];
@@ -90,6 +101,21 @@ async function perPage(list, request) {
   return median(times.length > 1 ? times.slice(1) : times);
 }
 
+/**
+ * The limit for the statements a walk ran: each page's statement alone, as node-postgres sends
+ * a parameterised query (one round trip), its rows JSON.parse'd as listFromSql does.
+ */
+async function limitPage(statements) {
+  const times = [];
+  for (const s of statements) {
+    const start = now();
+    const { rows } = await client.query(s.text, [...s.params]);
+    for (const row of rows) JSON.parse(row.resource);
+    times.push(ms(start, now()));
+  }
+  return median(times.length > 1 ? times.slice(1) : times);
+}
+
 async function offsetPage(table, pageIndex) {
   const start = now();
   const { rows } = await client.query(
@@ -125,17 +151,38 @@ for (const size of SIZES) {
   if (loadSeconds) console.log(`loaded ${size} rows in ${loadSeconds.toFixed(1)} s`);
   const collection = new Collection(forwardingRuleSchema, { pageTokens: codec });
   for (const rule of rules) collection.put(rule);
-  const sql = (request) => listFromSql(request, { table, pageTokens: codec, run });
+  let walked = [];
+  const sql = (request) =>
+    listFromSql(request, {
+      table,
+      pageTokens: codec,
+      run: (statements) => {
+        walked.push(statements.at(-1));
+        return runOneQuery(statements);
+      },
+    });
+  const sqlTransaction = (request) =>
+    listFromSql(request, { table, pageTokens: codec, run: runTransaction });
   const memory = (request) => collection.list(request);
   for (const c of CASES) {
-    // Interleave: SQL, memory, SQL, memory — the median of each.
+    // Interleave: SQL, SQL in a transaction, memory, the limit — the median of each.
     const s = [];
+    const t = [];
     const m = [];
+    const l = [];
     for (let round = 0; round < 3; round++) {
+      walked = [];
       s.push(await perPage(sql, c));
+      t.push(await perPage(sqlTransaction, c));
       m.push(await perPage(memory, c));
+      l.push(await limitPage(walked));
     }
-    results.set(`${size}|${c.label}`, { sql: median(s), memory: median(m) });
+    results.set(`${size}|${c.label}`, {
+      sql: median(s),
+      transaction: median(t),
+      memory: median(m),
+      limit: median(l),
+    });
   }
   const pages = Math.ceil(size / PAGE);
   const offsets = [];
@@ -150,13 +197,15 @@ const small = Math.min(...SIZES);
 console.log(
   `\n### SQL paging (ms per page of ${PAGE}, median of ${PAGES - 1} consecutive pages × 3 rounds)\n`,
 );
-console.log('| rows | case | PostgreSQL (listFromSql) | in-memory Collection | SQL / memory |');
-console.log('|---:|:---|---:|---:|---:|');
+console.log(
+  '| rows | case | listFromSql, one query | listFromSql, BEGIN … COMMIT | limit: statement + JSON.parse | in-memory Collection | SQL / memory | SQL / limit | transaction / limit |',
+);
+console.log('|---:|:---|---:|---:|---:|---:|---:|---:|---:|');
 for (const size of SIZES) {
   for (const c of CASES) {
     const r = results.get(`${size}|${c.label}`);
     console.log(
-      `| ${size} | ${c.label} | ${fmt(r.sql)} | ${fmt(r.memory)} | ${(r.sql / r.memory).toFixed(2)}x |`,
+      `| ${size} | ${c.label} | ${fmt(r.sql)} | ${fmt(r.transaction)} | ${fmt(r.limit)} | ${fmt(r.memory)} | ${(r.sql / r.memory).toFixed(2)}x | ${(r.sql / r.limit).toFixed(2)}x | ${(r.transaction / r.limit).toFixed(2)}x |`,
     );
   }
 }
