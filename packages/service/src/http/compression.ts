@@ -62,7 +62,9 @@ export function gzipResponses(options: CompressionOptions = {}): MiddlewareHandl
     if (c.req.method === 'HEAD' || !acceptsGzip(c.req.header('accept-encoding'))) return;
     const length = res.headers.get('content-length');
     if (length !== null && Number(length) < threshold) return;
-    const body = new Uint8Array(await res.arrayBuffer());
+    const kept = bodyBytes(res);
+    if (kept !== undefined && kept.length < threshold) return; // not read: the answer stands
+    const body = kept ?? new Uint8Array(await res.arrayBuffer());
     if (body.length < threshold) {
       c.res = undefined; // replace, not merge: the body was read
       c.res = new Response(body, res);
@@ -188,6 +190,24 @@ export class GzipCache {
 /** A gzip member's header (RFC 1952): deflate, no name or time, XFL as zlib writes it, Unix. */
 function gzipHeader(level: number): Buffer {
   return Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, level === 1 ? 4 : level === 9 ? 2 : 0, 3]);
+}
+
+/**
+ * The bytes a response was made from, when it is @hono/node-server's lightweight Response made
+ * from a byte array (every list page): it keeps `[status, body, headers]` under a symbol named
+ * `cache`. Reading them there spares `arrayBuffer()`, which builds a Web Response and copies the
+ * 400 kB page twice (its garbage was most of the difference between a gzipped and an identity
+ * answer in a server profile). Anything else (another server, another body) gives undefined,
+ * and the caller reads the body the standard way.
+ */
+function bodyBytes(res: Response): Uint8Array<ArrayBuffer> | undefined {
+  for (const symbol of Object.getOwnPropertySymbols(res)) {
+    if (symbol.description !== 'cache') continue;
+    const cache = (res as unknown as Record<symbol, unknown>)[symbol];
+    const body = Array.isArray(cache) ? cache[1] : undefined;
+    return body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : undefined;
+  }
+  return undefined;
 }
 
 /**
