@@ -15,7 +15,9 @@
 // worker that answers precomputed bytes (identity, or gzip level 1: the client's own cost of
 // decompressing), and the emulator's answer inside the worker without a socket
 // (`emulator.fetch` plus reading the body: the server's cost of compressing).
-// Prints; never asserts. Knobs: BENCH_GZIP_RULES (default 20000), BENCH_GZIP_ROUNDS (3).
+// Prints; never asserts. Knobs: BENCH_GZIP_RULES (default 20000), BENCH_GZIP_ROUNDS (3),
+// BENCH_GZIP_SERVICE (the service module to import, such as another build's
+// packages/service/dist/index.js, to time that build the same way).
 
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -43,7 +45,9 @@ if (isMainThread) await main();
 else await serverThread();
 
 async function serverThread() {
-  const { createEmulator, sampleForwardingRules } = await import('@listkit/service');
+  const { createEmulator, sampleForwardingRules } = await import(
+    process.env.BENCH_GZIP_SERVICE ?? '@listkit/service'
+  );
   const regionUrl = `https://www.googleapis.com/compute/v1/projects/${PROJECT}/regions/${REGION}`;
   const seed = {
     forwardingRules: sampleForwardingRules(workerData.rules, { project: PROJECT }).map((rule) => ({

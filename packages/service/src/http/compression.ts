@@ -82,8 +82,9 @@ export function gzipResponses(options: CompressionOptions = {}): MiddlewareHandl
     c.res = new Response(
       new Uint8Array(zipped.buffer as ArrayBuffer, zipped.byteOffset, zipped.length),
       {
+        // Not statusText: on @hono/node-server's Response that getter builds a Web Response,
+        // copying the body; the reason phrase on the wire is Node's own anyway.
         status: res.status,
-        statusText: res.statusText,
         headers,
       },
     );
