@@ -1,8 +1,10 @@
 // A page of 500 as real clients ask for it: gzip, on loopback. The Google Node clients
 // (googleapis and @google-cloud/compute) send their requests through gaxios, which uses
 // node-fetch: it asks for `gzip, deflate, br`, decompresses the stream and parses the JSON.
-// This bench is that client (gaxios, resolved from googleapis as googleapis loads it) in the
-// main thread, against the built emulator in a worker thread, one request at a time, four ways
+// This bench is that client (gaxios, resolved from googleapis as googleapis loads it) in this
+// process, against the built emulator in a child process (as a real client and emulator are:
+// each with its own event loop and its own libuv thread pool, where zlib's asynchronous work
+// runs), one request at a time, four ways
 // page by page in rotation, over the same pages of one region:
 //
 //   identity            the client asks for `identity`: the page as the emulator writes it
@@ -12,17 +14,17 @@
 //                       page compressed whole, as before the cache)
 //
 // and two ways to split the cost: the same client against a bare node:http server in the
-// worker that answers precomputed bytes (identity, or gzip level 1: the client's own cost of
-// decompressing), and the emulator's answer inside the worker without a socket
-// (`emulator.fetch` plus reading the body: the server's cost of compressing).
+// child that answers precomputed bytes (identity, or gzip level 1: the client's own cost of
+// decompressing), and the emulator's answer inside the child without a socket
+// (`emulator.fetch` plus reading the body in the child: the server's cost of compressing).
 // Prints; never asserts. Knobs: BENCH_GZIP_RULES (default 20000), BENCH_GZIP_ROUNDS (3),
 // BENCH_GZIP_SERVICE (the service module to import, such as another build's
 // packages/service/dist/index.js, to time that build the same way).
 
+import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 
 const RULES = Number(process.env.BENCH_GZIP_RULES ?? 20_000);
@@ -41,16 +43,16 @@ const median = (xs) => {
 };
 const fmt = (n, d = 2) => n.toFixed(d);
 
-if (isMainThread) await main();
-else await serverThread();
+if (process.env.BENCH_GZIP_CHILD === '1') await serverProcess();
+else await main();
 
-async function serverThread() {
+async function serverProcess() {
   const { createEmulator, sampleForwardingRules } = await import(
     process.env.BENCH_GZIP_SERVICE ?? '@listkit/service'
   );
   const regionUrl = `https://www.googleapis.com/compute/v1/projects/${PROJECT}/regions/${REGION}`;
   const seed = {
-    forwardingRules: sampleForwardingRules(workerData.rules, { project: PROJECT }).map((rule) => ({
+    forwardingRules: sampleForwardingRules(RULES, { project: PROJECT }).map((rule) => ({
       project: PROJECT,
       region: REGION,
       rule: { ...rule, region: regionUrl },
@@ -109,10 +111,10 @@ async function serverThread() {
       return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
     },
   };
-  parentPort.on('message', async ({ id, type, ...args }) => {
-    parentPort.postMessage({ id, result: await handlers[type](args) });
+  process.on('message', async ({ id, type, ...args }) => {
+    process.send({ id, result: await handlers[type](args) });
   });
-  parentPort.postMessage({
+  process.send({
     type: 'ready',
     cachedUrl,
     uncachedUrl,
@@ -138,22 +140,24 @@ async function main() {
     return res;
   };
 
-  const worker = new Worker(new URL(import.meta.url), { workerData: { rules: RULES } });
+  const child = fork(new URL(import.meta.url), [], {
+    env: { ...process.env, BENCH_GZIP_CHILD: '1' },
+  });
   let nextId = 0;
   const pending = new Map();
   const info = await new Promise((resolve, reject) => {
-    worker.on('message', (m) => {
+    child.on('message', (m) => {
       if (m.type === 'ready') return resolve(m);
       pending.get(m.id)?.(m.result);
       pending.delete(m.id);
     });
-    worker.on('error', reject);
+    child.on('error', reject);
   });
   const call = (type, args = {}) =>
     new Promise((resolve) => {
       const id = nextId++;
       pending.set(id, resolve);
-      worker.postMessage({ id, type, ...args });
+      child.send({ id, type, ...args });
     });
 
   // The page URLs of each ordering on each emulator (tokens are each emulator's own): follow
@@ -251,5 +255,5 @@ async function main() {
       `| ${way} | ${fmt(ms, 3)} | ${way === 'identity' ? '' : `${fmt(ms / server.identity)}x`} |`,
     );
   }
-  await worker.terminate();
+  child.kill();
 }
