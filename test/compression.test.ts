@@ -104,6 +104,42 @@ describe('gzip of large answers', () => {
     expect(new Headers(res.headers as HeadersInit).get('content-encoding')).toBe('gzip');
   });
 
+  it('answers a page again from its cached compressed prefix, and a write shows at once', async () => {
+    const read = async () => {
+      const res = await get(`${url}${LIST}`, { 'accept-encoding': 'gzip' });
+      expect(res.headers['content-encoding']).toBe('gzip');
+      return JSON.parse(gunzipSync(res.body).toString('utf8'));
+    };
+    const first = await read();
+    const again = await read(); // the prefix from the cache, a new token compressed after it
+    expect(again.items).toEqual(first.items);
+    expect(again.nextPageToken).not.toBe(first.nextPageToken);
+    const viaFetch = await fetch(`${url}${LIST}`, { headers: { authorization: 'Bearer t' } });
+    expect(((await viaFetch.json()) as { items: unknown[] }).items).toEqual(first.items);
+    // Keyed by the bytes: a changed rule changes the page, nothing is invalidated by hand.
+    const target = first.items[3];
+    const inserted = await fetch(
+      `${url}/compute/v1/projects/${project}/regions/${region}/forwardingRules`,
+      {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `${target.name}-a`, IPProtocol: 'TCP', portRange: '80' }),
+      },
+    );
+    expect(inserted.status).toBe(200);
+    const after = await read();
+    expect(after.items.map((r: { name: string }) => r.name)).toContain(`${target.name}-a`);
+    expect(after.items).toHaveLength(500);
+    await fetch(
+      `${url}/compute/v1/projects/${project}/regions/${region}/forwardingRules/${target.name}-a`,
+      {
+        method: 'DELETE',
+        headers: { authorization: 'Bearer t' },
+      },
+    );
+    expect((await read()).items).toEqual(first.items);
+  });
+
   it('can be turned off', async () => {
     const off = await createEmulator({
       compression: false,

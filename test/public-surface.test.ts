@@ -146,6 +146,7 @@ const SURFACE: Record<string, string[]> = {
     'regexLiteralFragments',
     'regexLiteralPrefix',
     'regexPushdownSize',
+    'simpleQueryText',
     'sqlTable',
     'suggestIndexes',
     'translateRegex',

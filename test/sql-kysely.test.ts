@@ -54,6 +54,7 @@ beforeAll(async () => {
     query: async (text, params = []) =>
       (await client.query<Record<string, unknown>>(text, [...params])).rows,
     run: () => Promise.reject(new Error('unused')),
+    runOneQuery: () => Promise.reject(new Error('unused')),
     close: () => client.close(),
   };
   for (const ddl of DDL) await raw.exec(ddl);

@@ -56,6 +56,44 @@ function behaviour(open: () => Promise<TestDatabase>, server: boolean) {
     expect(after[0]?.mode).toBe('auto');
   });
 
+  it('as one simple query: custom plans forced and the timeout set for that query only', async () => {
+    const seen: unknown[] = [];
+    const run: SqlRunner = async (statements) => {
+      const rows = await db.runOneQuery([
+        ...statements.slice(0, -1),
+        {
+          text: `SELECT current_setting('plan_cache_mode') AS mode, current_setting('statement_timeout') AS timeout`,
+          params: [],
+        },
+      ]);
+      seen.push(rows[0]);
+      return db.runOneQuery(statements);
+    };
+    const page = await listFromSql(
+      { pageSize: 2 },
+      { table, pageTokens: codec, run, statementTimeoutMs: 1234 },
+    );
+    expect(page.items).toHaveLength(2);
+    expect(seen).toEqual([{ mode: 'force_custom_plan', timeout: '1234ms' }]);
+    const after = await db.query(
+      `SELECT current_setting('plan_cache_mode') AS mode, current_setting('statement_timeout') AS timeout`,
+    );
+    expect(after[0]).toEqual({ mode: 'auto', timeout: '0' });
+  });
+
+  it.skipIf(!server)(
+    'maps a statement timeout to query_timeout, as one simple query too',
+    async () => {
+      const slow: SqlRunner = (statements) =>
+        db.runOneQuery([...statements.slice(0, -1), { text: 'SELECT pg_sleep(5)', params: [] }]);
+      const error = await listFromSql(
+        { pageSize: 2 },
+        { table, pageTokens: codec, run: slow, statementTimeoutMs: 50 },
+      ).catch((e: unknown) => e);
+      expect((error as ListkitError).code).toBe('query_timeout');
+    },
+  );
+
   it.skipIf(!server)('maps a statement timeout to query_timeout', async () => {
     const slow: SqlRunner = (statements) =>
       db.run([...statements.slice(0, -1), { text: 'SELECT pg_sleep(5)', params: [] }]);

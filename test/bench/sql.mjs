@@ -1,11 +1,16 @@
 // SQL paging benchmark: pages of 500 listed from PostgreSQL through @listkit/query/sql
-// (listFromSql: plan, one transaction with the statement settings, residual, token), side by side
-// with the in-memory Collection over the same rules and with naive OFFSET paging in SQL.
+// (listFromSql: plan, the statement settings and the statement, residual, token), side by side
+// with the in-memory Collection over the same rules, with the limit (the same statements run
+// bare: one round trip, rows received and JSON.parse'd, no planning, no settings, no token) and
+// with naive OFFSET paging in SQL. listFromSql runs twice: as one simple query
+// (simpleQueryText: one message, one round trip) and as BEGIN / settings / statement / COMMIT
+// (four round trips, the runner docs/sql.md showed before).
 // Needs a server: LISTKIT_PG_URL (e.g. `.ci/with-postgres.sh pnpm bench`); skips without one.
 // Tables are kept between runs (bench_rules_<n>_<layout hash>) so that the 10^6 load happens once per cluster.
-// Prints; never asserts. Knobs: BENCH_SQL_SIZES (default "10000,1000000"), BENCH_SQL_PAGES (30).
+// Prints; never asserts. Knobs: BENCH_SQL_SIZES (default "10000,1000000"), BENCH_SQL_PAGES (30),
+// BENCH_SQL_ROUNDS (5).
 import { Collection, PageTokenCodec } from '@listkit/query';
-import { listFromSql, sqlTable, suggestIndexes } from '@listkit/query/sql';
+import { listFromSql, simpleQueryText, sqlTable, suggestIndexes } from '@listkit/query/sql';
 import { forwardingRuleSchema, sampleForwardingRules } from '@listkit/service';
 import pg from 'pg';
 
@@ -16,6 +21,7 @@ if (!url) {
 }
 const SIZES = (process.env.BENCH_SQL_SIZES ?? '10000,1000000').split(',').map(Number);
 const PAGES = Number(process.env.BENCH_SQL_PAGES ?? 30);
+const ROUNDS = Number(process.env.BENCH_SQL_ROUNDS ?? 5);
 const PAGE = 500;
 const BATCH = 5000;
 
@@ -34,7 +40,14 @@ const client = new pg.Client({
 });
 await client.connect();
 
-const run = async (statements) => {
+/** One message: the settings and the statement as one simple query (one implicit transaction). */
+const runOneQuery = async (statements) => {
+  const results = await client.query(simpleQueryText(statements));
+  return (Array.isArray(results) ? results.at(-1) : results).rows;
+};
+
+/** Four round trips: BEGIN, the settings, the statement, COMMIT. */
+const runTransaction = async (statements) => {
   await client.query('BEGIN');
   try {
     let rows = [];
@@ -75,19 +88,48 @@ async function load(table, rules) {
   return ms(start, now()) / 1000;
 }
 
-/** Median time of one page over consecutive pages (keyset: every page costs the same). */
-async function perPage(list, request) {
-  const times = [];
-  let pageToken;
-  for (let i = 0; i < PAGES; i++) {
-    const start = now();
-    const page = await list({ ...request, pageSize: PAGE, pageToken });
-    times.push(ms(start, now()));
-    pageToken = page.nextPageToken;
-    if (!pageToken) break;
+/** The page tokens of a walk's first PAGES pages (undefined for the first page). */
+async function tokensOf(list, request) {
+  const tokens = [undefined];
+  while (tokens.length < PAGES) {
+    const page = await list({ ...request, pageSize: PAGE, pageToken: tokens.at(-1) });
+    if (!page.nextPageToken) break;
+    tokens.push(page.nextPageToken);
   }
-  // The first page warms caches and plans: leave it out when there are more.
-  return median(times.length > 1 ? times.slice(1) : times);
+  return tokens;
+}
+
+/**
+ * Median ms per page of each way of answering the same pages, timed page by page in rotation
+ * (page i by every way, then page i + 1 starting with the next way), ROUNDS times over the walk:
+ * on a shared machine the noise then falls on every way alike. The first page (which warms
+ * caches and plans) is left out.
+ */
+async function rotated(ways) {
+  const times = ways.map(() => []);
+  const pages = Math.min(...ways.map((w) => w.pages));
+  let turn = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 1; i < pages; i++) {
+      turn++;
+      for (let k = 0; k < ways.length; k++) {
+        const w = (k + turn) % ways.length;
+        const start = now();
+        await ways[w].page(i);
+        times[w].push(ms(start, now()));
+      }
+    }
+  }
+  return times.map((t) => median(t));
+}
+
+/**
+ * The limit of one listed page: its statement alone, as node-postgres sends a parameterised
+ * query (one round trip), its rows JSON.parse'd as listFromSql does.
+ */
+async function limitPage(statement) {
+  const { rows } = await client.query(statement.text, [...statement.params]);
+  for (const row of rows) JSON.parse(row.resource);
 }
 
 async function offsetPage(table, pageIndex) {
@@ -125,17 +167,38 @@ for (const size of SIZES) {
   if (loadSeconds) console.log(`loaded ${size} rows in ${loadSeconds.toFixed(1)} s`);
   const collection = new Collection(forwardingRuleSchema, { pageTokens: codec });
   for (const rule of rules) collection.put(rule);
-  const sql = (request) => listFromSql(request, { table, pageTokens: codec, run });
+  const statements = [];
+  const sql = (request) => listFromSql(request, { table, pageTokens: codec, run: runOneQuery });
+  const sqlTransaction = (request) =>
+    listFromSql(request, { table, pageTokens: codec, run: runTransaction });
   const memory = (request) => collection.list(request);
   for (const c of CASES) {
-    // Interleave: SQL, memory, SQL, memory — the median of each.
-    const s = [];
-    const m = [];
-    for (let round = 0; round < 3; round++) {
-      s.push(await perPage(sql, c));
-      m.push(await perPage(memory, c));
+    const tokens = await tokensOf(sql, c);
+    const memoryTokens = await tokensOf(memory, c);
+    // The statement of each page, as listFromSql planned it.
+    statements.length = 0;
+    for (const pageToken of tokens) {
+      await listFromSql(
+        { ...c, pageSize: PAGE, pageToken },
+        {
+          table,
+          pageTokens: codec,
+          run: (st) => {
+            statements.push(st.at(-1));
+            return runOneQuery(st);
+          },
+        },
+      );
     }
-    results.set(`${size}|${c.label}`, { sql: median(s), memory: median(m) });
+    const at = (list, pageTokens) => (i) =>
+      list({ ...c, pageSize: PAGE, pageToken: pageTokens[i] });
+    const [one, transaction, limit, inMemory] = await rotated([
+      { pages: tokens.length, page: at(sql, tokens) },
+      { pages: tokens.length, page: at(sqlTransaction, tokens) },
+      { pages: statements.length, page: (i) => limitPage(statements[i]) },
+      { pages: memoryTokens.length, page: at(memory, memoryTokens) },
+    ]);
+    results.set(`${size}|${c.label}`, { sql: one, transaction, memory: inMemory, limit });
   }
   const pages = Math.ceil(size / PAGE);
   const offsets = [];
@@ -148,15 +211,17 @@ for (const size of SIZES) {
 const big = Math.max(...SIZES);
 const small = Math.min(...SIZES);
 console.log(
-  `\n### SQL paging (ms per page of ${PAGE}, median of ${PAGES - 1} consecutive pages × 3 rounds)\n`,
+  `\n### SQL paging (ms per page of ${PAGE}, median of ${PAGES - 1} consecutive pages × ${ROUNDS} rounds, the four ways in rotation page by page)\n`,
 );
-console.log('| rows | case | PostgreSQL (listFromSql) | in-memory Collection | SQL / memory |');
-console.log('|---:|:---|---:|---:|---:|');
+console.log(
+  '| rows | case | listFromSql, one query | listFromSql, BEGIN … COMMIT | limit: statement + JSON.parse | in-memory Collection | SQL / memory | SQL / limit | transaction / limit |',
+);
+console.log('|---:|:---|---:|---:|---:|---:|---:|---:|---:|');
 for (const size of SIZES) {
   for (const c of CASES) {
     const r = results.get(`${size}|${c.label}`);
     console.log(
-      `| ${size} | ${c.label} | ${fmt(r.sql)} | ${fmt(r.memory)} | ${(r.sql / r.memory).toFixed(2)}x |`,
+      `| ${size} | ${c.label} | ${fmt(r.sql)} | ${fmt(r.transaction)} | ${fmt(r.limit)} | ${fmt(r.memory)} | ${(r.sql / r.memory).toFixed(2)}x | ${(r.sql / r.limit).toFixed(2)}x | ${(r.transaction / r.limit).toFixed(2)}x |`,
     );
   }
 }

@@ -1,7 +1,7 @@
 // Databases for the SQL planner's tests: PGlite in-process (always), and the PostgreSQL server
 // named by LISTKIT_PG_URL (.ci/with-postgres.sh starts a throwaway one).
 import { PGlite } from '@electric-sql/pglite';
-import type { SqlRunner } from '@listkit/query/sql';
+import { type SqlRunner, simpleQueryText } from '@listkit/query/sql';
 import pg from 'pg';
 
 /** One database as the tests use it. */
@@ -11,6 +11,8 @@ export interface TestDatabase {
   query(text: string, params?: readonly (string | null)[]): Promise<Record<string, unknown>[]>;
   /** Statements in one transaction (what listFromSql needs). */
   run: SqlRunner;
+  /** The same as one simple query (`simpleQueryText`): one message, one implicit transaction. */
+  runOneQuery: SqlRunner;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,11 @@ export async function openPglite(): Promise<TestDatabase> {
           rows = (await tx.query<Record<string, unknown>>(s.text, [...s.params])).rows;
         return rows;
       }),
+    runOneQuery: async (statements) =>
+      ((await db.exec(simpleQueryText(statements))).at(-1)?.rows ?? []) as Record<
+        string,
+        unknown
+      >[],
     close: () => db.close(),
   };
 }
@@ -82,6 +89,14 @@ export async function openPostgres(): Promise<TestDatabase> {
           await client.query('ROLLBACK');
           throw error;
         }
+      }),
+    runOneQuery: (statements) =>
+      serial(async () => {
+        // Without parameters node-postgres sends one simple query; several statements give an array.
+        const results = (await client.query(simpleQueryText(statements))) as unknown as
+          | pg.QueryResult
+          | pg.QueryResult[];
+        return (Array.isArray(results) ? results.at(-1)! : results).rows;
       }),
     close: () => client.end(),
   };

@@ -10,6 +10,7 @@ export {
   type SqlListQuery,
   type SqlPlanOptions,
   type SqlStatement,
+  simpleQueryText,
 } from './plan.js';
 export {
   MAX_PUSHDOWN_REGEX_SIZE,

@@ -4,7 +4,7 @@ import type { RegexEngine } from '../filter/regex/regex-engine.js';
 import type { OrderBy, SortKey } from '../order-by/order-by.js';
 import { translateFilter } from './filter-translation.js';
 import { keysetCondition, orderByClause, orderColumns } from './keyset.js';
-import { Parameters, quoteIdentifier } from './sql-text.js';
+import { inlineParameters, Parameters, quoteIdentifier } from './sql-text.js';
 import type { SqlColumn, SqlInexactColumn, SqlTable } from './table.js';
 
 /**
@@ -231,4 +231,27 @@ export function listStatementSettings(timeoutMs: number): SqlStatement {
     text: `SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('statement_timeout', $1::text, true)`,
     params: [String(Math.max(1, Math.floor(timeoutMs)))],
   };
+}
+
+/**
+ * The statements as ONE simple-query text, for a runner that sends it as one message: each
+ * `$n` written as an escaped string constant (`E'…'`, with its cast), the statements joined by
+ * `;`. PostgreSQL runs a multi-statement simple query as one implicit transaction, so the
+ * settings' `set_config(…, true)` last until it ends and the runner needs no `BEGIN` and
+ * `COMMIT`: one round trip per page instead of four (about 0.3 ms of a 3 ms page on a Unix
+ * socket, test/bench/sql.mjs). The driver returns the result of every statement; the page's
+ * rows are the last one's. Values are escaped, never trusted: a value holding U+0000 (which
+ * the planner never sends) throws.
+ *
+ * @example
+ * ```ts
+ * // node-postgres: a text without parameters goes as one simple query
+ * const run: SqlRunner = async (statements) => {
+ *   const results = await pool.query(simpleQueryText(statements));
+ *   return (results as unknown as pg.QueryResult[]).at(-1)!.rows;
+ * };
+ * ```
+ */
+export function simpleQueryText(statements: readonly SqlStatement[]): string {
+  return statements.map((s) => inlineParameters(s.text, s.params)).join(';\n');
 }

@@ -41,3 +41,54 @@ export function isStorableText(text: string): boolean {
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/**
+ * A value as a PostgreSQL escape-string constant, `E'…'`, whatever `standard_conforming_strings`
+ * says: inside `E'…'` only `\` and `'` are special, and both are doubled. NULL stays `NULL`.
+ * U+0000 is refused: PostgreSQL text cannot hold it, and the simple-query message that carries
+ * the text ends at the first zero byte, so it would cut the statement short.
+ */
+export function escapeStringConstant(value: string | null): string {
+  if (value === null) return 'NULL';
+  if (value.includes('\u0000')) throw new RangeError('PostgreSQL text cannot hold U+0000');
+  return `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+}
+
+/**
+ * The statement's text with each `$n` placeholder replaced by its value as an escaped string
+ * constant ({@link escapeStringConstant}); the cast the planner writes after each placeholder
+ * (`$3::bigint`) stays and applies to the constant. Placeholders are only recognised outside
+ * quoted identifiers and string constants, which the planner's own text may hold (JSON paths).
+ */
+export function inlineParameters(text: string, params: readonly (string | null)[]): string {
+  let out = '';
+  let at = 0;
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    const c = text[i];
+    if (c === "'" || c === '"') {
+      // A quoted span ends at the next lone quote of the same kind (a doubled one is inside).
+      let j = i + 1;
+      for (; j < n; j++) {
+        if (text[j] !== c) continue;
+        if (text[j + 1] === c) j++;
+        else break;
+      }
+      i = j + 1;
+      continue;
+    }
+    if (c === '$' && /[0-9]/.test(text[i + 1] ?? '')) {
+      let j = i + 1;
+      while (j < n && /[0-9]/.test(text[j]!)) j++;
+      const index = Number(text.slice(i + 1, j)) - 1;
+      if (index < 0 || index >= params.length) {
+        throw new RangeError(`placeholder ${text.slice(i, j)} has no parameter`);
+      }
+      out += text.slice(at, i) + escapeStringConstant(params[index]!);
+      at = i = j;
+      continue;
+    }
+    i++;
+  }
+  return out + text.slice(at);
+}

@@ -1,7 +1,7 @@
-import { gunzipSync } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, gzipResponses } from './compression.js';
+import { acceptsGzip, GzipCache, gzipResponses } from './compression.js';
 
 const big = JSON.stringify({ items: Array.from({ length: 400 }, (_, i) => ({ name: `r-${i}` })) });
 
@@ -47,5 +47,82 @@ describe('gzipResponses', () => {
     ['gzip;q=0, *', false],
   ])('acceptsGzip(%j) is %j', (header, expected) => {
     expect(acceptsGzip(header)).toBe(expected);
+  });
+});
+
+describe('GzipCache', () => {
+  const rules = Array.from({ length: 300 }, (_, i) => ({
+    name: `rule-${i}`,
+    labels: { env: 'prod' },
+  }));
+  const page = (token: string | undefined, items = rules) =>
+    Buffer.from(
+      JSON.stringify({
+        kind: 'compute#forwardingRuleList',
+        items,
+        ...(token ? { nextPageToken: token } : {}),
+        selfLink: 'https://x/rules',
+      }),
+    );
+
+  it('answers the same page with a new token from the cached prefix, every byte right', async () => {
+    const cache = new GzipCache(1024 * 1024);
+    const first = page('token-1');
+    expect(gunzipSync(await cache.gzip(first, 1)).equals(first)).toBe(true);
+    const kept = cache.size;
+    expect(kept).toBeGreaterThan(first.length);
+    const second = page('another-token-2');
+    const zipped = await cache.gzip(second, 1);
+    expect(gunzipSync(zipped).equals(second)).toBe(true);
+    expect(cache.size).toBe(kept); // a hit: nothing new kept
+    expect(zipped.length).toBeLessThan(second.length / 5);
+  });
+
+  it('compresses again when any byte of the prefix differs (nothing to invalidate)', async () => {
+    const cache = new GzipCache(1024 * 1024);
+    await cache.gzip(page('t'), 1);
+    const changed = page('t', [
+      ...rules.slice(0, 150),
+      { name: 'rule-150', labels: { env: 'prud' } },
+      ...rules.slice(151),
+    ]);
+    expect(gunzipSync(await cache.gzip(changed, 1)).equals(changed)).toBe(true);
+    const last = page(undefined); // no token: the whole body is the prefix
+    expect(gunzipSync(await cache.gzip(last, 1)).equals(last)).toBe(true);
+    expect(gunzipSync(await cache.gzip(last, 1)).equals(last)).toBe(true);
+  });
+
+  it('keeps at most maxBytes, least recently used out first', async () => {
+    const one = page(undefined).length;
+    const cache = new GzipCache(Math.floor(one * 4.5));
+    for (let i = 0; i < 20; i++) {
+      const body = page(
+        undefined,
+        rules.map((r) => ({ ...r, name: `${r.name}-${i}` })),
+      );
+      expect(gunzipSync(await cache.gzip(body, 1)).equals(body)).toBe(true);
+      expect(cache.size).toBeLessThanOrEqual(cache.maxBytes);
+    }
+    expect(cache.size).toBeGreaterThan(0);
+    const none = new GzipCache(0);
+    const body = page('t');
+    expect(gunzipSync(await none.gzip(body, 1)).equals(body)).toBe(true);
+    expect(none.size).toBe(0);
+  });
+
+  it('writes one gzip member that zlib and a streaming reader both take', async () => {
+    const cache = new GzipCache(1024 * 1024);
+    const body = page('tok');
+    await cache.gzip(body, 1);
+    const zipped = await cache.gzip(page('tok'), 1);
+    expect([...zipped.subarray(0, 3)]).toEqual([0x1f, 0x8b, 8]);
+    const chunks: Buffer[] = [];
+    const stream = createGunzip();
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    const done = new Promise((resolve, reject) => stream.on('end', resolve).on('error', reject));
+    for (let at = 0; at < zipped.length; at += 7) stream.write(zipped.subarray(at, at + 7));
+    stream.end();
+    await done;
+    expect(Buffer.concat(chunks).equals(body)).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { constants, crc32, deflateRaw, deflateRawSync, gzip } from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 
+const deflateRawAsync = promisify(deflateRaw);
 const gzipAsync = promisify(gzip);
 
 /**
@@ -17,6 +18,12 @@ export interface CompressionOptions {
   threshold?: number;
   /** zlib level, 1 (fastest) to 9 (smallest). Default 1. */
   level?: number;
+  /**
+   * Bytes kept by the cache of compressed bodies (default 32 MiB; 0 turns it off): what a body
+   * repeats from an earlier answer, byte for byte, is not compressed again. See
+   * {@link GzipCache}.
+   */
+  cacheBytes?: number;
 }
 
 /** Content types worth compressing: JSON and text. */
@@ -38,6 +45,7 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 export function gzipResponses(options: CompressionOptions = {}): MiddlewareHandler {
   const threshold = options.threshold ?? 8192;
   const level = options.level ?? 1;
+  const cache = new GzipCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   return async (c, next) => {
     await next();
     const res = c.res;
@@ -54,7 +62,9 @@ export function gzipResponses(options: CompressionOptions = {}): MiddlewareHandl
     if (c.req.method === 'HEAD' || !acceptsGzip(c.req.header('accept-encoding'))) return;
     const length = res.headers.get('content-length');
     if (length !== null && Number(length) < threshold) return;
-    const body = new Uint8Array(await res.arrayBuffer());
+    const kept = bodyBytes(res);
+    if (kept !== undefined && kept.length < threshold) return; // not read: the answer stands
+    const body = kept ?? new Uint8Array(await res.arrayBuffer());
     if (body.length < threshold) {
       c.res = undefined; // replace, not merge: the body was read
       c.res = new Response(body, res);
@@ -66,14 +76,139 @@ export function gzipResponses(options: CompressionOptions = {}): MiddlewareHandl
     // The gzipped bytes are another representation: a strong validator no longer names them.
     const etag = headers.get('etag');
     if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
-    const zipped = await gzipAsync(body, { level });
+    const zipped = await cache.gzip(body, level);
     c.res = undefined;
-    c.res = new Response(new Uint8Array(zipped.buffer, zipped.byteOffset, zipped.length), {
-      status: res.status,
-      statusText: res.statusText,
-      headers,
-    });
+    // A zlib or concatenated Buffer: its memory is a plain ArrayBuffer.
+    c.res = new Response(
+      new Uint8Array(zipped.buffer as ArrayBuffer, zipped.byteOffset, zipped.length),
+      {
+        // Not statusText: on @hono/node-server's Response that getter builds a Web Response,
+        // copying the body; the reason phrase on the wire is Node's own anyway.
+        status: res.status,
+        headers,
+      },
+    );
   };
+}
+
+/** The default {@link CompressionOptions.cacheBytes}. */
+const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Where the part of a body that differs between two answers of the same page begins: a page
+ * token is sealed afresh for every answer, so everything from it on is compressed per answer.
+ */
+const VARYING = Buffer.from('"nextPageToken":');
+
+/** An empty final deflate block (fixed Huffman codes: BFINAL 1, BTYPE 01, end of block). */
+const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
+
+interface CachedPrefix {
+  /** The uncompressed bytes, compared in full before a hit is used. */
+  readonly bytes: Uint8Array;
+  /** Raw deflate blocks of `bytes`, none final, ending byte-aligned (a sync flush). */
+  readonly deflated: Buffer;
+}
+
+/**
+ * Gzips bodies, keeping the compressed form of each body's stable prefix (everything before
+ * `"nextPageToken":`, or the whole body) keyed by its exact bytes: the same page answered again
+ * compresses only the ~300 bytes from its token on. A gzip member is one deflate stream, and
+ * deflate blocks may be joined when the first part ends byte-aligned (a sync flush) and the
+ * second refers to nothing before it, so the answer is the cached blocks, the tail's blocks
+ * (the last one final) and the CRC-32 and length of the whole body.
+ *
+ * Keyed by the bytes themselves (CRC-32 and length to find an entry, then a full comparison), so
+ * nothing needs invalidating: a rule inserted, changed or deleted, a reset or a seed changes
+ * the pages it appears in, and their old entries simply stop being asked for. Least recently
+ * used entries go first once the uncompressed and compressed bytes kept exceed `maxBytes`; a
+ * prefix larger than a quarter of it is never kept.
+ */
+export class GzipCache {
+  private readonly entries = new Map<string, CachedPrefix>();
+  private bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Bytes held (uncompressed prefixes and their compressed blocks). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /** The body as one gzip member; at `level` when it has to be compressed. */
+  async gzip(body: Uint8Array, level: number): Promise<Buffer> {
+    if (this.maxBytes <= 0) return gzipAsync(body, { level });
+    const at =
+      body.length > 0
+        ? Buffer.from(body.buffer, body.byteOffset, body.length).lastIndexOf(VARYING)
+        : -1;
+    const cut = at > 0 ? at : body.length;
+    const prefix = body.subarray(0, cut);
+    const tail = body.subarray(cut);
+    const prefixCrc = crc32(prefix);
+    const key = `${prefixCrc}:${prefix.length}`;
+    let deflated: Buffer;
+    const hit = this.entries.get(key);
+    if (hit && Buffer.compare(hit.bytes, prefix) === 0) {
+      this.entries.delete(key); // most recently used last
+      this.entries.set(key, hit);
+      deflated = hit.deflated;
+    } else {
+      deflated = await deflateRawAsync(prefix, { level, finishFlush: constants.Z_SYNC_FLUSH });
+      this.keep(key, prefix, deflated);
+    }
+    const trailer = Buffer.alloc(8);
+    trailer.writeUInt32LE(tail.length > 0 ? crc32(tail, prefixCrc) : prefixCrc, 0);
+    trailer.writeUInt32LE(body.length % 2 ** 32, 4);
+    return Buffer.concat([
+      gzipHeader(level),
+      deflated,
+      // A few hundred bytes: a small window and hash make the stream's set-up cheap.
+      tail.length > 0 ? deflateRawSync(tail, { level, windowBits: 10, memLevel: 2 }) : FINAL_BLOCK,
+      trailer,
+    ]);
+  }
+
+  private keep(key: string, prefix: Uint8Array, deflated: Buffer): void {
+    const cost = prefix.length + deflated.length;
+    if (cost > this.maxBytes / 4) return;
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.bytes.length + old.deflated.length;
+    }
+    // A copy: the body's buffer may be a pooled one, reused once its answer is sent.
+    this.entries.set(key, { bytes: prefix.slice(), deflated });
+    this.bytes += cost;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes.length + entry.deflated.length;
+    }
+  }
+}
+
+/** A gzip member's header (RFC 1952): deflate, no name or time, XFL as zlib writes it, Unix. */
+function gzipHeader(level: number): Buffer {
+  return Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, level === 1 ? 4 : level === 9 ? 2 : 0, 3]);
+}
+
+/**
+ * The bytes a response was made from, when it is @hono/node-server's lightweight Response made
+ * from a byte array (every list page): it keeps `[status, body, headers]` under a symbol named
+ * `cache`. Reading them there spares `arrayBuffer()`, which builds a Web Response and copies the
+ * 400 kB page twice (its garbage was most of the difference between a gzipped and an identity
+ * answer in a server profile). Anything else (another server, another body) gives undefined,
+ * and the caller reads the body the standard way.
+ */
+function bodyBytes(res: Response): Uint8Array<ArrayBuffer> | undefined {
+  for (const symbol of Object.getOwnPropertySymbols(res)) {
+    if (symbol.description !== 'cache') continue;
+    const cache = (res as unknown as Record<symbol, unknown>)[symbol];
+    const body = Array.isArray(cache) ? cache[1] : undefined;
+    return body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -1,0 +1,259 @@
+// A page of 500 as real clients ask for it: gzip, on loopback. The Google Node clients
+// (googleapis and @google-cloud/compute) send their requests through gaxios, which uses
+// node-fetch: it asks for `gzip, deflate, br`, decompresses the stream and parses the JSON.
+// This bench is that client (gaxios, resolved from googleapis as googleapis loads it) in this
+// process, against the built emulator in a child process (as a real client and emulator are:
+// each with its own event loop and its own libuv thread pool, where zlib's asynchronous work
+// runs), one request at a time, four ways
+// page by page in rotation, over the same pages of one region:
+//
+//   identity            the client asks for `identity`: the page as the emulator writes it
+//   gzip, first answer  gzip, each page asked for the first time (nothing cached)
+//   gzip, again         gzip, the same pages asked for again (the compressed prefix cached)
+//   gzip, no cache      gzip from an emulator with `compression: { cacheBytes: 0 }` (every
+//                       page compressed whole, as before the cache)
+//
+// and two ways to split the cost: the same client against a bare node:http server in the
+// child that answers precomputed bytes (identity, or gzip level 1: the client's own cost of
+// decompressing), and the emulator's answer inside the child without a socket
+// (`emulator.fetch` plus reading the body in the child: the server's cost of compressing).
+// Prints; never asserts. Knobs: BENCH_GZIP_RULES (default 20000), BENCH_GZIP_ROUNDS (3),
+// BENCH_GZIP_SERVICE (the service module to import, such as another build's
+// packages/service/dist/index.js, to time that build the same way).
+
+import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
+
+const RULES = Number(process.env.BENCH_GZIP_RULES ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_GZIP_ROUNDS ?? 3);
+const PROJECT = 'my-project';
+const REGION = 'us-central1';
+const LIST = `/compute/v1/projects/${PROJECT}/regions/${REGION}/forwardingRules`;
+const AUTH = { authorization: 'Bearer x' };
+const ORDERS = ['', 'creationTimestamp desc'];
+
+const now = () => performance.now();
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const fmt = (n, d = 2) => n.toFixed(d);
+
+if (process.env.BENCH_GZIP_CHILD === '1') await serverProcess();
+else await main();
+
+async function serverProcess() {
+  const { createEmulator, sampleForwardingRules } = await import(
+    process.env.BENCH_GZIP_SERVICE ?? '@listkit/service'
+  );
+  const regionUrl = `https://www.googleapis.com/compute/v1/projects/${PROJECT}/regions/${REGION}`;
+  const seed = {
+    forwardingRules: sampleForwardingRules(RULES, { project: PROJECT }).map((rule) => ({
+      project: PROJECT,
+      region: REGION,
+      rule: { ...rule, region: regionUrl },
+    })),
+  };
+  const cached = await createEmulator({ seed });
+  const uncached = await createEmulator({ seed, compression: { cacheBytes: 0 } });
+  const cachedUrl = await cached.listen(0, '127.0.0.1');
+  const uncachedUrl = await uncached.listen(0, '127.0.0.1');
+  const firstPage = `${cachedUrl}${LIST}?maxResults=500`;
+  const uncachedFirstPage = `${uncachedUrl}${LIST}?maxResults=500`;
+  const plain = Buffer.from(
+    await (await cached.fetch(new Request(firstPage, { headers: AUTH }))).arrayBuffer(),
+  );
+  const zipped = gzipSync(plain, { level: 1 });
+  const bare = createServer((req, res) => {
+    const gzip = /gzip/.test(req.headers['accept-encoding'] ?? '');
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=UTF-8',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    });
+    res.end(gzip ? zipped : plain);
+  });
+  await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const handlers = {
+    /** ms per in-process answer of the first page (fetch + body), medians, ways in rotation. */
+    async inProcess({ rounds }) {
+      const ways = {
+        identity: () =>
+          cached.fetch(
+            new Request(firstPage, {
+              headers: { ...AUTH, 'accept-encoding': 'identity' },
+            }),
+          ),
+        'gzip, cached prefix': () =>
+          cached.fetch(
+            new Request(firstPage, {
+              headers: { ...AUTH, 'accept-encoding': 'gzip' },
+            }),
+          ),
+        'gzip, no cache': () =>
+          uncached.fetch(
+            new Request(uncachedFirstPage, {
+              headers: { ...AUTH, 'accept-encoding': 'gzip' },
+            }),
+          ),
+      };
+      const times = Object.fromEntries(Object.keys(ways).map((k) => [k, []]));
+      for (let i = 0; i < 20 + rounds; i++) {
+        for (const [name, way] of Object.entries(ways)) {
+          const start = now();
+          await (await way()).arrayBuffer();
+          if (i >= 20) times[name].push(now() - start);
+        }
+      }
+      return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+    },
+  };
+  process.on('message', async ({ id, type, ...args }) => {
+    process.send({ id, result: await handlers[type](args) });
+  });
+  process.send({
+    type: 'ready',
+    cachedUrl,
+    uncachedUrl,
+    bareUrl: `http://127.0.0.1:${bare.address().port}`,
+    pageBytes: plain.length,
+    zippedBytes: zipped.length,
+  });
+}
+
+async function main() {
+  // gaxios as googleapis loads it (googleapis → googleapis-common → gaxios).
+  const fromGoogleapis = createRequire(createRequire(import.meta.url).resolve('googleapis'));
+  const fromCommon = createRequire(fromGoogleapis.resolve('googleapis-common'));
+  const { Gaxios } = await import(fromCommon.resolve('gaxios'));
+  const gaxios = new Gaxios();
+  const get = async (url, gzip) => {
+    const res = await gaxios.request({
+      url,
+      headers: gzip ? AUTH : { ...AUTH, 'accept-encoding': 'identity' },
+      responseType: 'json',
+    });
+    if (res.status !== 200) throw new Error(`status ${res.status}`);
+    return res;
+  };
+
+  const child = fork(new URL(import.meta.url), [], {
+    env: { ...process.env, BENCH_GZIP_CHILD: '1' },
+  });
+  let nextId = 0;
+  const pending = new Map();
+  const info = await new Promise((resolve, reject) => {
+    child.on('message', (m) => {
+      if (m.type === 'ready') return resolve(m);
+      pending.get(m.id)?.(m.result);
+      pending.delete(m.id);
+    });
+    child.on('error', reject);
+  });
+  const call = (type, args = {}) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      child.send({ id, type, ...args });
+    });
+
+  // The page URLs of each ordering on each emulator (tokens are each emulator's own): follow
+  // nextPageToken once, as identity (nothing cached).
+  const walkUrls = async (origin) => {
+    const urls = [];
+    for (const orderBy of ORDERS) {
+      const query = `maxResults=500${orderBy ? `&orderBy=${encodeURIComponent(orderBy)}` : ''}`;
+      let token;
+      do {
+        const path = `${LIST}?${query}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
+        urls.push(origin + path);
+        token = (await get(origin + path, false)).data.nextPageToken;
+      } while (token);
+    }
+    return urls;
+  };
+  const cachedUrls = await walkUrls(info.cachedUrl);
+  const uncachedUrls = await walkUrls(info.uncachedUrl);
+  const urls = cachedUrls.map((url, i) => [url, uncachedUrls[i]]);
+  const ways = ['identity', 'gzip, first answer', 'gzip, again', 'gzip, no cache'];
+  const times = Object.fromEntries(ways.map((w) => [w, []]));
+  const time = async (way, url, gzip) => {
+    const start = now();
+    const res = await get(url, gzip);
+    times[way].push(now() - start);
+    return res;
+  };
+  const started = now();
+  for (const [i, [url, other]] of urls.entries()) {
+    // The first gzip answer of each page comes first; then the others in rotation, and the page
+    // again last (its prefix now cached).
+    const first = await time('gzip, first answer', url, true);
+    if (
+      first.headers.get?.('content-encoding') !== 'gzip' &&
+      first.headers['content-encoding'] !== 'gzip'
+    ) {
+      throw new Error('the emulator did not gzip');
+    }
+    const middle = [() => time('identity', url, false), () => time('gzip, no cache', other, true)];
+    if (i % 2) middle.reverse();
+    for (const m of middle) await m();
+    await time('gzip, again', url, true);
+  }
+  // More samples of the ways that can repeat, rotated page by page.
+  for (let round = 1; round < ROUNDS; round++) {
+    for (const [i, [url, other]] of urls.entries()) {
+      const order = [
+        () => time('identity', url, false),
+        () => time('gzip, again', url, true),
+        () => time('gzip, no cache', other, true),
+      ];
+      for (let k = 0; k < order.length; k++) await order[(k + i) % order.length]();
+    }
+  }
+  const walkSeconds = (now() - started) / 1000;
+  // The client alone: the same client against precomputed bytes (the bare server).
+  const bare = { identity: [], gzip: [] };
+  for (let i = 0; i < 60; i++) {
+    for (const gzip of i % 2 ? [false, true] : [true, false]) {
+      const start = now();
+      await get(info.bareUrl, gzip);
+      if (i >= 10) bare[gzip ? 'gzip' : 'identity'].push(now() - start);
+    }
+  }
+  const server = await call('inProcess', { rounds: 40 });
+  const identity = median(times.identity);
+  console.log(
+    `\n### A page of 500 as real clients ask for it (gaxios / node-fetch, one request at a time, ${RULES} rules, ${urls.length} pages in ${ORDERS.length} orderings)\n`,
+  );
+  console.log(
+    `Page: ${fmt(info.pageBytes / 1e3, 1)} kB, ${fmt(info.zippedBytes / 1e3, 1)} kB as gzip level 1. Walks took ${fmt(walkSeconds, 1)} s.\n`,
+  );
+  console.log('| request | ms per page (median) | pages timed | / identity | aim (≤ 1.3x) |');
+  console.log('|:---|---:|---:|---:|---:|');
+  for (const way of ways) {
+    const m = median(times[way]);
+    const r = m / identity;
+    console.log(
+      `| ${way} | ${fmt(m)} | ${times[way].length} | ${fmt(r)}x | ${way === 'identity' ? '' : r <= 1.3 ? 'met' : 'missed'} |`,
+    );
+  }
+  console.log('\n| the client alone (bare server, precomputed bytes) | ms per page | / identity |');
+  console.log('|:---|---:|---:|');
+  console.log(`| identity | ${fmt(median(bare.identity))} | |`);
+  console.log(
+    `| gzip level 1 | ${fmt(median(bare.gzip))} | ${fmt(median(bare.gzip) / median(bare.identity))}x |`,
+  );
+  console.log(
+    '\n| the server alone (emulator.fetch + body in its thread, first page) | ms per page | / identity |',
+  );
+  console.log('|:---|---:|---:|');
+  for (const [way, ms] of Object.entries(server)) {
+    console.log(
+      `| ${way} | ${fmt(ms, 3)} | ${way === 'identity' ? '' : `${fmt(ms / server.identity)}x`} |`,
+    );
+  }
+  child.kill();
+}
