@@ -15,8 +15,37 @@ import type { Resource } from './engine.js';
 import { type FieldDoc, fieldSummary, OPERATOR_DOCS } from './schema-docs.js';
 
 export interface CompletionSources {
-  fields: readonly FieldDoc[];
+  /** The schema's fields now (the schema changes with the data). */
+  fields(): readonly FieldDoc[];
   resources(): readonly Resource[];
+}
+
+/**
+ * Orders completions for what is typed: a whole field name typed exactly, then names that start
+ * with it, shorter first (so `lab` offers the container `labels` before the leaf
+ * `labelFingerprint`, and `.` after it then offers its keys), then names that start with it in
+ * another case, then names that merely contain it. Options matching none are dropped. With
+ * nothing typed, the given order stands.
+ */
+export function rankCompletions(typed: string, options: readonly Completion[]): Completion[] {
+  if (!typed) return [...options];
+  const lower = typed.toLowerCase();
+  const tier = (label: string) => {
+    if (label === typed) return 0;
+    if (label.startsWith(typed)) return 1;
+    if (label.toLowerCase().startsWith(lower)) return 2;
+    return label.toLowerCase().includes(lower) ? 3 : -1;
+  };
+  return options
+    .map((option, index) => ({ option, index, tier: tier(option.label) }))
+    .filter((o) => o.tier >= 0)
+    .sort(
+      (a, b) =>
+        a.tier - b.tier ||
+        (a.tier < 3 ? a.option.label.length - b.option.label.length : 0) ||
+        a.index - b.index,
+    )
+    .map((o) => o.option);
 }
 
 /** How many resources are read for map keys and values: enough to be useful, bounded. */
@@ -88,12 +117,18 @@ function fieldOption(doc: FieldDoc): Completion {
 
 /** The CodeMirror completion source for filters in either style. */
 export function filterCompletions(sources: CompletionSources) {
-  const byPath = new Map(sources.fields.map((f) => [f.path, f]));
+  let indexed: readonly FieldDoc[] | undefined;
+  let byPath = new Map<string, FieldDoc>();
   const mapField = (path: string) => {
     const top = byPath.get(path.split('.')[0]!);
     return top?.type.kind === 'map' ? top : undefined;
   };
   return (context: CompletionContext): CompletionResult | null => {
+    const fields = sources.fields();
+    if (fields !== indexed) {
+      indexed = fields;
+      byPath = new Map(fields.map((f) => [f.path, f]));
+    }
     const before = context.state.sliceDoc(0, context.pos);
     const regexStyle = detectFilterStyle(context.state.doc.toString()) === 'regex';
     const word = PATH_AT_END.exec(before);
@@ -166,31 +201,26 @@ export function filterCompletions(sources: CompletionSources) {
         for (const key of mapKeys(sources.resources(), parent))
           options.push({ label: `${parent}.${key}`, type: 'property', detail: 'key in the data' });
       }
-      for (const doc of sources.fields)
+      for (const doc of fields)
         if (doc.path.startsWith(`${parent}.`) && !doc.path.slice(parent.length + 1).includes('.'))
           options.push(fieldOption(doc));
     } else {
-      for (const doc of sources.fields) if (!doc.path.includes('.')) options.push(fieldOption(doc));
+      for (const doc of fields) if (!doc.path.includes('.')) options.push(fieldOption(doc));
       if (!regexStyle && head.trim() && !/(\b(AND|OR|NOT)|\()\s*$/.test(head))
         options.push(...keywordOptions());
       else if (!regexStyle)
         options.push({ label: 'NOT', type: 'keyword', apply: thenComplete('NOT ') });
     }
-    // Reused while the person types within the same path segment; a new `.` asks again, since
-    // what follows it (nested fields, map keys) is a different list.
-    const segments = typed.split('.').length;
-    return {
-      from,
-      options,
-      validFor: (text: string) => /^[\w.]*$/.test(text) && text.split('.').length === segments,
-    };
+    // Ranked here (rankCompletions), not by CodeMirror's fuzzy score, which put the longer
+    // `labelFingerprint` before `labels` for `lab`; so asked again on every keystroke.
+    return { from, options: rankCompletions(typed, options), filter: false };
   };
 }
 
 /** Hover docs: a field's type, values and sortability; an operator's meaning in this style. */
-export function filterHover(fields: readonly FieldDoc[]) {
-  const byPath = new Map(fields.map((f) => [f.path, f]));
+export function filterHover(fields: () => readonly FieldDoc[]) {
   return (view: EditorView, pos: number): Tooltip | null => {
+    const byPath = new Map(fields().map((f) => [f.path, f]));
     const line = view.state.doc.lineAt(pos);
     const text = line.text;
     const offset = pos - line.from;
