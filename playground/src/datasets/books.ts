@@ -72,7 +72,7 @@ export const BOOK_EXAMPLES: readonly Example[] = [
     'createTime >= 2025-01-01T00:00:00Z AND state != DRAFT',
     'timestamps',
   ),
-  example('long', 'Long reads', 'pageCount > 500 OR readingTime > 12h', 'int64, durations'),
+  example('long', 'Long reads', 'pageCount > 500 OR readingTime > 43200s', 'int64, durations'),
   example('topic', 'About history', 'topics:history AND labels.lang = en', 'repeated, maps'),
   example('author', 'By one author', 'author.displayName = "Ada Park"', 'a nested message'),
   example('search', 'Search titles', 'River', 'a bare value (searchable fields)'),
