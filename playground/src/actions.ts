@@ -3,7 +3,7 @@
 // writes the state.
 import { explainFilter, type SchemaWarning } from '@listkit/query';
 import { checkKeys, parseData } from './data.js';
-import type { Resource } from './datasets/dataset.js';
+import type { Dataset, Resource } from './datasets/dataset.js';
 import { DATASETS, DEFAULT_DATASET, datasetById } from './datasets/index.js';
 import { debounce } from './dom.js';
 import { evaluate } from './engine.js';
@@ -41,7 +41,7 @@ export function createActions(store: Store) {
       view.history = recordHistory({
         filter: state.filter,
         orderBy: state.orderBy,
-        dataset: datasetLabel(),
+        dataset: datasetLabel(store),
         at: Date.now(),
       });
       store.emit('history');
@@ -50,9 +50,6 @@ export function createActions(store: Store) {
   };
   const scheduleRun = debounce(DEBOUNCE_MS, run);
 
-  const datasetLabel = () =>
-    state.data !== undefined || state.schemaText !== undefined ? 'your data' : view.dataset.id;
-
   const runExpectations = () => {
     view.expectationResults = state.expectations.map((e) =>
       runExpectation(e, view.schema, view.resources),
@@ -60,47 +57,8 @@ export function createActions(store: Store) {
     store.emit('expectations');
   };
 
-  /** Rebuilds the resources, the schema and the collection from the state; false on a problem. */
-  const reloadData = async (): Promise<string | undefined> => {
-    view.dataset = datasetById(state.dataset) ?? DEFAULT_DATASET;
-    let resources: Resource[];
-    if (state.data !== undefined) {
-      const parsed = parseData(state.data);
-      if (!parsed.ok) return `the data is not valid (${parsed.message})`;
-      resources = parsed.resources;
-    } else resources = view.dataset.generate(state.sample);
-    const warnings: SchemaWarning[] = [];
-    let origin: string;
-    let schema = view.dataset.schema;
-    try {
-      if (state.schemaText !== undefined) {
-        const built = await schemaFromText(state.schemaText, state.protoMessage, warnings);
-        schema = built.schema;
-        origin = `from the pasted ${built.kind}`;
-      } else if (state.inferred) {
-        schema = inferFrom(resources, state.overrides.key, warnings);
-        origin = `inferred from ${resources.length} records`;
-      } else origin = `the ${view.dataset.plural} schema`;
-      schema = withOverrides(schema, state.overrides);
-    } catch (error) {
-      view.schemaError = schemaErrorText(error);
-      store.emit('data');
-      return `the schema could not be made: ${view.schemaError}`;
-    }
-    const keyProblem = checkKeys(resources, schema.key);
-    if (keyProblem) return keyProblem;
-    view.schemaError = undefined;
-    view.schemaOrigin = origin;
-    view.schemaWarnings = warnings.map((w) => `${w.at}: ${w.message}`);
-    view.schema = schema;
-    view.fields = fieldDocs(schema);
-    view.resources = resources;
-    view.collection = await buildCollection(resources, schema);
-    view.whyKey = undefined;
-    runExpectations();
-    store.emit('data');
-    return undefined;
-  };
+  /** Rebuilds the resources, the schema and the collection; a problem in words, if any. */
+  const reloadData = () => rebuild(store, runExpectations);
 
   /** Applies a change to the data or schema; on a problem, puts the state back and says why. */
   const changeData = async (change: Partial<PlaygroundState>): Promise<string | undefined> => {
@@ -120,21 +78,7 @@ export function createActions(store: Store) {
   const applyData = async (text: string): Promise<string | undefined> => {
     const parsed = parseData(text);
     if (!parsed.ok) return parsed.message;
-    const change: Partial<PlaygroundState> = { data: JSON.stringify(parsed.resources) };
-    if (state.schemaText === undefined && !state.inferred) {
-      const known = view.dataset.schema.fields;
-      const foreign = new Set<string>();
-      for (const r of parsed.resources.slice(0, 1000))
-        for (const field of Object.keys(r)) if (!Object.hasOwn(known, field)) foreign.add(field);
-      if (foreign.size > 0 || parsed.resources.some((r) => checkKeys([r], view.schema.key))) {
-        change.inferred = true;
-        change.overrides = {};
-        notices.show(
-          `The data is not ${view.dataset.plural} (${[...foreign].slice(0, 3).join(', ') || `no ${view.schema.key}`}): its schema is inferred from it. See Fields.`,
-        );
-      }
-    }
-    return changeData(change);
+    return changeData(dataChange(store, parsed.resources));
   };
 
   /** The filter set from outside the editor (an example, the history, a dataset's first). */
@@ -166,20 +110,11 @@ export function createActions(store: Store) {
     generate(count: number) {
       return changeData({ sample: count, data: undefined });
     },
-    useDataset(id: string) {
+    async useDataset(id: string) {
       const dataset = datasetById(id) ?? DEFAULT_DATASET;
-      return changeData({
-        dataset: dataset.id,
-        data: undefined,
-        sample: dataset.defaultSample,
-        inferred: false,
-        schemaText: undefined,
-        protoMessage: undefined,
-        overrides: {},
-      }).then((problem) => {
-        if (!problem) replaceFilter(dataset.firstFilter, '');
-        return problem;
-      });
+      const problem = await changeData(datasetState(dataset));
+      if (!problem) replaceFilter(dataset.firstFilter, '');
+      return problem;
     },
     /** A pasted schema (undefined: back to the dataset's, or inferred when `infer`). */
     setSchema(text: string | undefined, infer = false, message?: string) {
@@ -257,3 +192,80 @@ async function loadHash(
   actions.run();
   if (example && !firstLoad) notices.show(`Example loaded: ${example.title}`);
 }
+
+/** Rebuilds the resources, the schema and the collection from the state; a problem, if any. */
+async function rebuild(store: Store, runExpectations: () => void): Promise<string | undefined> {
+  const { state, view } = store;
+  view.dataset = datasetById(state.dataset) ?? DEFAULT_DATASET;
+  let resources: Resource[];
+  if (state.data !== undefined) {
+    const parsed = parseData(state.data);
+    if (!parsed.ok) return `the data is not valid (${parsed.message})`;
+    resources = parsed.resources;
+  } else resources = view.dataset.generate(state.sample);
+  const warnings: SchemaWarning[] = [];
+  let origin: string;
+  let schema = view.dataset.schema;
+  try {
+    if (state.schemaText !== undefined) {
+      const built = await schemaFromText(state.schemaText, state.protoMessage, warnings);
+      schema = built.schema;
+      origin = `from the pasted ${built.kind}`;
+    } else if (state.inferred) {
+      schema = inferFrom(resources, state.overrides.key, warnings);
+      origin = `inferred from ${resources.length} records`;
+    } else origin = `the ${view.dataset.plural} schema`;
+    schema = withOverrides(schema, state.overrides);
+  } catch (error) {
+    view.schemaError = schemaErrorText(error);
+    store.emit('data');
+    return `the schema could not be made: ${view.schemaError}`;
+  }
+  const keyProblem = checkKeys(resources, schema.key);
+  if (keyProblem) return keyProblem;
+  view.schemaError = undefined;
+  view.schemaOrigin = origin;
+  view.schemaWarnings = warnings.map((w) => `${w.at}: ${w.message}`);
+  view.schema = schema;
+  view.fields = fieldDocs(schema);
+  view.resources = resources;
+  view.collection = await buildCollection(resources, schema);
+  view.whyKey = undefined;
+  runExpectations();
+  store.emit('data');
+  return undefined;
+}
+
+/** The change pasted data makes: the data, and an inferred schema when it is not the dataset's. */
+function dataChange(store: Store, resources: Resource[]): Partial<PlaygroundState> {
+  const { state, view } = store;
+  const change: Partial<PlaygroundState> = { data: JSON.stringify(resources) };
+  if (state.schemaText !== undefined || state.inferred) return change;
+  const known = view.dataset.schema.fields;
+  const foreign = new Set<string>();
+  for (const r of resources.slice(0, 1000))
+    for (const field of Object.keys(r)) if (!Object.hasOwn(known, field)) foreign.add(field);
+  if (foreign.size > 0 || resources.some((r) => checkKeys([r], view.dataset.schema.key))) {
+    change.inferred = true;
+    change.overrides = {};
+    notices.show(
+      `The data is not ${view.dataset.plural} (${[...foreign].slice(0, 3).join(', ') || `no ${view.dataset.schema.key}`}): its schema is inferred from it. See Fields.`,
+    );
+  }
+  return change;
+}
+
+/** Where a history entry's filter ran: an example dataset, or the person's data. */
+const datasetLabel = ({ state, view }: Store) =>
+  state.data !== undefined || state.schemaText !== undefined ? 'your data' : view.dataset.id;
+
+/** A dataset as it first comes: its generated sample, its own schema. */
+const datasetState = (dataset: Dataset): Partial<PlaygroundState> => ({
+  dataset: dataset.id,
+  data: undefined,
+  sample: dataset.defaultSample,
+  inferred: false,
+  schemaText: undefined,
+  protoMessage: undefined,
+  overrides: {},
+});

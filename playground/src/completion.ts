@@ -21,31 +21,15 @@ export interface CompletionSources {
 }
 
 /**
- * Orders completions for what is typed: a whole field name typed exactly, then names that start
- * with it, shorter first (so `lab` offers the container `labels` before the leaf
- * `labelFingerprint`, and `.` after it then offers its keys), then names that start with it in
- * another case, then names that merely contain it. Options matching none are dropped. With
- * nothing typed, the given order stands.
+ * The boost that orders field names for what is typed. CodeMirror scores an exact name above a
+ * name it begins (by 100), a prefix in the same case above one in another case, and a prefix
+ * above a name that merely contains the text; between names it scores alike, it sorts by boost
+ * and then alphabetically, which put the longer leaf `labelFingerprint` before the container
+ * `labels` for `lab`. A boost below 100 that falls with length keeps those tiers and puts shorter
+ * names first within each, so a container is never behind a longer leaf with its prefix.
  */
-export function rankCompletions(typed: string, options: readonly Completion[]): Completion[] {
-  if (!typed) return [...options];
-  const lower = typed.toLowerCase();
-  const tier = (label: string) => {
-    if (label === typed) return 0;
-    if (label.startsWith(typed)) return 1;
-    if (label.toLowerCase().startsWith(lower)) return 2;
-    return label.toLowerCase().includes(lower) ? 3 : -1;
-  };
-  return options
-    .map((option, index) => ({ option, index, tier: tier(option.label) }))
-    .filter((o) => o.tier >= 0)
-    .sort(
-      (a, b) =>
-        a.tier - b.tier ||
-        (a.tier < 3 ? a.option.label.length - b.option.label.length : 0) ||
-        a.index - b.index,
-    )
-    .map((o) => o.option);
+export function lengthBoost(label: string): number {
+  return 99 - Math.min(label.length, 99);
 }
 
 /** How many resources are read for map keys and values: enough to be useful, bounded. */
@@ -112,7 +96,13 @@ function keywordOptions(): Completion[] {
 }
 
 function fieldOption(doc: FieldDoc): Completion {
-  return { label: doc.path, type: 'variable', detail: doc.typeText, info: fieldSummary(doc) };
+  return {
+    label: doc.path,
+    type: 'variable',
+    detail: doc.typeText,
+    info: fieldSummary(doc),
+    boost: lengthBoost(doc.path),
+  };
 }
 
 /** The CodeMirror completion source for filters in either style. */
@@ -211,9 +201,14 @@ export function filterCompletions(sources: CompletionSources) {
       else if (!regexStyle)
         options.push({ label: 'NOT', type: 'keyword', apply: thenComplete('NOT ') });
     }
-    // Ranked here (rankCompletions), not by CodeMirror's fuzzy score, which put the longer
-    // `labelFingerprint` before `labels` for `lab`; so asked again on every keystroke.
-    return { from, options: rankCompletions(typed, options), filter: false };
+    // Reused while the person types within the same path segment; a new `.` asks again, since
+    // what follows it (nested fields, map keys) is a different list.
+    const segments = typed.split('.').length;
+    return {
+      from,
+      options,
+      validFor: (text: string) => /^[\w.]*$/.test(text) && text.split('.').length === segments,
+    };
   };
 }
 

@@ -1,9 +1,8 @@
 // The playground's modules that need no page: completion order, reading data in every shape,
 // schemas from pasted text, links (round trip and bounds), expectations, history, datasets.
-import type { Completion } from '@codemirror/autocomplete';
 import { compileFilter, ListkitError } from '@listkit/query';
 import { describe, expect, it } from 'vitest';
-import { rankCompletions } from '../../playground/src/completion.js';
+import { lengthBoost } from '../../playground/src/completion.js';
 import { checkKeys, parseData } from '../../playground/src/data.js';
 import { DATASETS } from '../../playground/src/datasets/index.js';
 import {
@@ -31,24 +30,12 @@ import {
   MAX_HASH_CHARS,
 } from '../../playground/src/url-state.js';
 
-const labels = (options: Completion[]) => options.map((o) => o.label);
-
 describe('completion order', () => {
-  const fields = ['labelFingerprint', 'labels', 'name', 'IPProtocol', 'allLabels', 'label'].map(
-    (label) => ({ label }),
-  );
-  it('puts an exact name first, then shorter prefixes: a container before a longer leaf', () => {
-    expect(labels(rankCompletions('lab', fields))).toEqual([
-      'label',
-      'labels',
-      'labelFingerprint',
-      'allLabels',
-    ]);
-    expect(labels(rankCompletions('labels', fields))).toEqual(['labels', 'allLabels']);
-    expect(labels(rankCompletions('ip', fields))).toEqual(['IPProtocol']);
-  });
-  it('keeps the given order when nothing is typed', () => {
-    expect(labels(rankCompletions('', fields))).toEqual(labels(fields));
+  it("boosts shorter names within CodeMirror's tiers (never by 100 or more)", () => {
+    expect(lengthBoost('labels')).toBeGreaterThan(lengthBoost('labelFingerprint'));
+    expect(lengthBoost('label')).toBeGreaterThan(lengthBoost('labels'));
+    expect(lengthBoost('a')).toBeLessThan(100);
+    expect(lengthBoost('x'.repeat(500))).toBe(0);
   });
 });
 
