@@ -58,7 +58,7 @@ describe.skipIf(skipBrowser)('the playground on any data in Chromium', { timeout
       .poll(() => page.locator('#data-summary').textContent())
       .toBe('12 resources (edited)');
     expect(await page.locator('#schema-origin').textContent()).toContain(
-      'key id: inferred from 12 records',
+      'key: id; inferred from 12 records',
     );
     const fields = await page.locator('#fields tbody th').allTextContents();
     expect(fields).toEqual(expect.arrayContaining(['user.login', 'labels.name', 'created_at']));

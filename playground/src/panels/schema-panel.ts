@@ -93,7 +93,7 @@ export function mountSchemaPanel(store: Store, actions: Actions): void {
 
   store.on('data', () => {
     const { view } = store;
-    el.origin.textContent = `${view.fields.length} fields, key ${view.schema.key}: ${view.schemaOrigin}`;
+    el.origin.textContent = `${view.fields.length} fields, key: ${view.schema.key}; ${view.schemaOrigin}`;
     renderFields(el.fields, view.fields);
     el.warnings.replaceChildren(...view.schemaWarnings.map((w) => h('li', {}, `Skipped: ${w}`)));
     const keys = view.fields.filter(

@@ -106,7 +106,8 @@ export function mountTestsPanel(store: Store, actions: Actions): void {
     const passed = results.filter((r) => r.status === 'pass').length;
     el.summary.textContent =
       results.length === 0 ? 'none yet' : `${passed} of ${results.length} pass`;
-    el.summary.dataset.status = passed === results.length ? 'pass' : 'fail';
+    el.summary.dataset.status =
+      results.length === 0 ? 'none' : passed === results.length ? 'pass' : 'fail';
     el.list.replaceChildren(...store.state.expectations.map((e, i) => row(e, i, results[i])));
   });
 }
