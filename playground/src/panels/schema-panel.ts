@@ -34,6 +34,8 @@ export function mountSchemaPanel(store: Store, actions: Actions): void {
     reset: byId<HTMLButtonElement>('schema-reset'),
     error: byId('schema-error'),
   };
+  // The table scrolls sideways on a phone; the keyboard must reach it (scrollable-region-focusable).
+  el.fields.tabIndex = 0;
   const showKind = () => {
     const text = el.text.value.trim();
     const kind = text ? schemaTextKind(text) : undefined;
