@@ -75,6 +75,22 @@ describe.skipIf(skipBrowser)('the playground on any data in Chromium', { timeout
     expect(await page.locator('#emulator-compare').isVisible()).toBe(false);
   });
 
+  it('has the data in its box as the Data panel opens, so what is pasted next replaces it', async () => {
+    // Filled on 'toggle', a task after the click, the box was empty when a paste landed and then
+    // got the data too: the two were applied together as one broken JSON text.
+    const page = await open('/');
+    const filledAtOnce = await page.evaluate(() => {
+      document.querySelector<HTMLElement>('#data-details > summary')!.click();
+      return (document.getElementById('data-text') as HTMLTextAreaElement).value.length > 0;
+    });
+    expect(filledAtOnce).toBe(true);
+    await page.locator('#data-text').fill(ndjson);
+    await page.locator('#data-apply').click();
+    await expect
+      .poll(() => page.locator('#data-summary').textContent())
+      .toBe('12 resources (edited)');
+  });
+
   it('uses a pasted JSON Schema, then a pasted .proto message', async () => {
     const page = await open('/');
     await pasteData(page, ndjson);

@@ -49,8 +49,10 @@ export function mountDataPanel(store: Store, actions: Actions): void {
     if (problem) notices.show(problem, 'warning');
     else announce(`Dataset: ${store.view.dataset.title}`);
   });
-  el.details.addEventListener('toggle', () => {
-    if (el.details.open && !el.text.value) fill();
+  // Filled as the summary is clicked (keyboard activation clicks too), not on 'toggle': that event
+  // comes a task later, and text typed or pasted in between was then appended to the data.
+  el.details.querySelector('summary')?.addEventListener('click', () => {
+    if (!el.details.open && !el.text.value) fill();
   });
   el.apply.addEventListener('click', () => void apply(el.text.value));
   el.text.addEventListener('keydown', (event) => {
