@@ -187,6 +187,7 @@ async function loadHash(
   }
   for (const warning of decoded.warnings)
     notices.show(`This link could not be used as it is: ${warning}.`, 'warning');
+  store.view.whyKey = undefined; // a new link traces its first row again
   store.emit('query');
   store.emit('filter-replaced');
   actions.run();

@@ -91,6 +91,33 @@ describe.skipIf(skipBrowser)('the playground on any data in Chromium', { timeout
       .toBe('12 resources (edited)');
   });
 
+  it('takes data and a .proto dropped on the page', async () => {
+    const page = await open('/');
+    const drop = (name: string, text: string) =>
+      page.evaluate(
+        ([name, text]) => {
+          const transfer = new DataTransfer();
+          transfer.items.add(new File([text], name));
+          document.body.dispatchEvent(
+            new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+          );
+        },
+        [name, text],
+      );
+    await drop('issues.ndjson', ndjson);
+    await expect
+      .poll(() => page.locator('#data-summary').textContent())
+      .toBe('12 resources (edited)');
+    await drop(
+      'issue.proto',
+      'syntax = "proto3";\nmessage Issue {\n  int64 id = 1;\n  int32 comments = 2;\n}\n',
+    );
+    await expect
+      .poll(() => page.locator('#schema-origin').textContent())
+      .toContain('from the pasted .proto');
+    expect(await page.locator('#fields tbody th').allTextContents()).toEqual(['id', 'comments']);
+  });
+
   it('uses a pasted JSON Schema, then a pasted .proto message', async () => {
     const page = await open('/');
     await pasteData(page, ndjson);
