@@ -95,14 +95,14 @@ describe.skipIf(skipBrowser)('the playground on any data in Chromium', { timeout
     const page = await open('/');
     const drop = (name: string, text: string) =>
       page.evaluate(
-        ([name, text]) => {
+        (file) => {
           const transfer = new DataTransfer();
-          transfer.items.add(new File([text], name));
+          transfer.items.add(new File([file.text], file.name));
           document.body.dispatchEvent(
             new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
           );
         },
-        [name, text],
+        { name, text },
       );
     await drop('issues.ndjson', ndjson);
     await expect
