@@ -1,6 +1,6 @@
 // Regenerates docs/playground.png, the README's picture of the playground: serves the built
 // playground/dist on a loopback port, opens it in Chromium (playwright-core driving the system's
-// `chromium`), sets up a filter, a selected tree node and a traced row, and saves a full-page shot.
+// `chromium`), sets up a filter over the books dataset, a selected tree node and a traced row, and saves a full-page shot.
 // Run with `pnpm screenshot` (it builds first). Tests never write this tracked file; this script does.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -41,13 +41,19 @@ try {
     viewport: { width: 1440, height: 1000 },
     colorScheme: 'light',
   });
-  const filter = 'labels.env = prod AND (IPProtocol = UDP OR allPorts = true) AND NOT name:web-*';
-  const hash = new URLSearchParams({ filter, orderBy: 'creationTimestamp desc', pageSize: '8' });
+  // A dataset that is not Compute's: the page is for anyone's resources.
+  const filter = 'state = PUBLISHED AND (topics:history OR pageCount > 500) AND labels.lang = en';
+  const hash = new URLSearchParams({
+    dataset: 'books',
+    filter,
+    orderBy: 'createTime desc',
+    pageSize: '8',
+  });
   await page.goto(`${base}/#${hash}`);
   await page.waitForSelector('body[data-ready="true"]');
   await page.waitForSelector('#results tbody tr');
   await page
-    .locator('.tree li[role="treeitem"]', { hasText: 'IPProtocol = UDP OR allPorts = true' })
+    .locator('.tree li[role="treeitem"]', { hasText: 'topics:history OR pageCount > 500' })
     .last()
     .locator('> .node-row')
     .click();

@@ -15,8 +15,21 @@ import type { Resource } from './engine.js';
 import { type FieldDoc, fieldSummary, OPERATOR_DOCS } from './schema-docs.js';
 
 export interface CompletionSources {
-  fields: readonly FieldDoc[];
+  /** The schema's fields now (the schema changes with the data). */
+  fields(): readonly FieldDoc[];
   resources(): readonly Resource[];
+}
+
+/**
+ * The boost that orders field names for what is typed. CodeMirror scores an exact name above a
+ * name it begins (by 100), a prefix in the same case above one in another case, and a prefix
+ * above a name that merely contains the text; between names it scores alike, it sorts by boost
+ * and then alphabetically, which put the longer leaf `labelFingerprint` before the container
+ * `labels` for `lab`. A boost below 100 that falls with length keeps those tiers and puts shorter
+ * names first within each, so a container is never behind a longer leaf with its prefix.
+ */
+export function lengthBoost(label: string): number {
+  return 99 - Math.min(label.length, 99);
 }
 
 /** How many resources are read for map keys and values: enough to be useful, bounded. */
@@ -83,17 +96,29 @@ function keywordOptions(): Completion[] {
 }
 
 function fieldOption(doc: FieldDoc): Completion {
-  return { label: doc.path, type: 'variable', detail: doc.typeText, info: fieldSummary(doc) };
+  return {
+    label: doc.path,
+    type: 'variable',
+    detail: doc.typeText,
+    info: fieldSummary(doc),
+    boost: lengthBoost(doc.path),
+  };
 }
 
 /** The CodeMirror completion source for filters in either style. */
 export function filterCompletions(sources: CompletionSources) {
-  const byPath = new Map(sources.fields.map((f) => [f.path, f]));
+  let indexed: readonly FieldDoc[] | undefined;
+  let byPath = new Map<string, FieldDoc>();
   const mapField = (path: string) => {
     const top = byPath.get(path.split('.')[0]!);
     return top?.type.kind === 'map' ? top : undefined;
   };
   return (context: CompletionContext): CompletionResult | null => {
+    const fields = sources.fields();
+    if (fields !== indexed) {
+      indexed = fields;
+      byPath = new Map(fields.map((f) => [f.path, f]));
+    }
     const before = context.state.sliceDoc(0, context.pos);
     const regexStyle = detectFilterStyle(context.state.doc.toString()) === 'regex';
     const word = PATH_AT_END.exec(before);
@@ -166,11 +191,11 @@ export function filterCompletions(sources: CompletionSources) {
         for (const key of mapKeys(sources.resources(), parent))
           options.push({ label: `${parent}.${key}`, type: 'property', detail: 'key in the data' });
       }
-      for (const doc of sources.fields)
+      for (const doc of fields)
         if (doc.path.startsWith(`${parent}.`) && !doc.path.slice(parent.length + 1).includes('.'))
           options.push(fieldOption(doc));
     } else {
-      for (const doc of sources.fields) if (!doc.path.includes('.')) options.push(fieldOption(doc));
+      for (const doc of fields) if (!doc.path.includes('.')) options.push(fieldOption(doc));
       if (!regexStyle && head.trim() && !/(\b(AND|OR|NOT)|\()\s*$/.test(head))
         options.push(...keywordOptions());
       else if (!regexStyle)
@@ -188,9 +213,9 @@ export function filterCompletions(sources: CompletionSources) {
 }
 
 /** Hover docs: a field's type, values and sortability; an operator's meaning in this style. */
-export function filterHover(fields: readonly FieldDoc[]) {
-  const byPath = new Map(fields.map((f) => [f.path, f]));
+export function filterHover(fields: () => readonly FieldDoc[]) {
   return (view: EditorView, pos: number): Tooltip | null => {
+    const byPath = new Map(fields().map((f) => [f.path, f]));
     const line = view.state.doc.lineAt(pos);
     const text = line.text;
     const offset = pos - line.from;

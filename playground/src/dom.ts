@@ -43,6 +43,9 @@ export function debounce<A extends unknown[]>(ms: number, run: (...args: A) => v
 export function showError(element: HTMLElement, text: string | undefined): void {
   element.textContent = text ?? '';
   element.hidden = !text;
+  // A caret diagram does not wrap; it scrolls sideways in its box, which the keyboard must
+  // reach too (axe-core's scrollable-region-focusable).
+  if (element.classList.contains('error-box')) element.tabIndex = text ? 0 : -1;
 }
 
 /** Milliseconds for people: two significant decimals under 10 ms. */

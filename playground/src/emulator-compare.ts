@@ -1,6 +1,6 @@
 // Compares the page a running emulator (`listkit serve`) returns with the page computed here
 // for the same list call over the same region's rules.
-import type { Collection, ListPage } from '@listkit/query';
+import type { Collection, ListPage, ResourceSchema } from '@listkit/query';
 import { h } from './dom.js';
 import type { Resource } from './engine.js';
 import { buildCollection, type PageQuery } from './paging.js';
@@ -84,11 +84,16 @@ export class Comparison {
     private readonly collection: Collection<Resource>,
   ) {}
 
-  static async start(target: CompareTarget, query: PageQuery, resources: readonly Resource[]) {
+  static async start(
+    target: CompareTarget,
+    query: PageQuery,
+    resources: readonly Resource[],
+    schema: ResourceSchema,
+  ) {
     return new Comparison(
       target,
       query,
-      await buildCollection(inScope(resources, target.project, target.region)),
+      await buildCollection(inScope(resources, target.project, target.region), schema),
     );
   }
 
@@ -137,7 +142,7 @@ function render(
   browser: ListPage<Resource>,
 ): HTMLElement {
   const serverNames = server.items.map((i) => String(i.name ?? '?'));
-  const browserNames = browser.items.map((i) => i.name);
+  const browserNames = browser.items.map((i) => String(i.name));
   const rows = Math.max(serverNames.length, browserNames.length);
   let same = serverNames.length === browserNames.length;
   const body = h('tbody');

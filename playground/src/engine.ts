@@ -10,12 +10,9 @@ import {
   parseFilter,
   type ResourceSchema,
 } from '@listkit/query';
-import { playgroundSchema } from './schema.js';
+import type { Resource } from './datasets/dataset.js';
 
-/** The schema every filter is checked against: the emulator's forwarding rules, searchable. */
-export const schema: ResourceSchema = playgroundSchema;
-
-export type Resource = Record<string, unknown> & { name: string };
+export type { Resource } from './datasets/dataset.js';
 
 export interface Evaluation {
   source: string;
@@ -39,7 +36,11 @@ export interface Evaluation {
 }
 
 /** Parses, checks and compiles `source`, then tests every resource. Never throws. */
-export function evaluate(source: string, resources: readonly Resource[]): Evaluation {
+export function evaluate(
+  source: string,
+  resources: readonly Resource[],
+  schema: ResourceSchema,
+): Evaluation {
   const style = detectFilterStyle(source);
   const result: Evaluation = { source, style, compileMs: 0, evalMs: 0, matches: [], matchCount: 0 };
   const started = performance.now();

@@ -3,7 +3,9 @@
 
 export interface Example {
   id: string;
-  group: 'AIP-160' | 'Regex style' | 'Errors';
+  group: 'AIP-160' | 'Regex style' | 'Errors' | 'Books' | 'Issues';
+  /** The dataset it runs on (datasets/index.ts); Compute's forwarding rules when absent. */
+  dataset?: string;
   title: string;
   filter: string;
   orderBy?: string;
@@ -11,6 +13,7 @@ export interface Example {
   shows: string;
 }
 
+/** The examples over Compute's forwarding rules (datasets/ adds the others'). */
 export const EXAMPLES: readonly Example[] = [
   {
     id: 'enum',
@@ -199,5 +202,3 @@ export const EXAMPLES: readonly Example[] = [
     shows: 'unsupported_operator',
   },
 ];
-
-export const exampleById = (id: string): Example | undefined => EXAMPLES.find((e) => e.id === id);

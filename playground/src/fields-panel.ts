@@ -8,7 +8,7 @@ export function renderFields(container: HTMLElement, fields: readonly FieldDoc[]
     h(
       'table',
       { class: 'fields-table' },
-      h('caption', { class: 'sr-only' }, 'Fields of a forwarding rule'),
+      h('caption', { class: 'sr-only' }, 'Fields of the resource'),
       h(
         'thead',
         {},

@@ -1,7 +1,7 @@
 // Warnings about valid filters that almost certainly do not say what their author meant: a
 // lower-case `and` is a search word, not the operator; `region = us-east1` compares with a field
 // that holds a URL. Each warning has a span (a squiggle) and, where one exists, a replacement.
-import type { CheckedNode, Span } from '@listkit/query';
+import { type CheckedNode, type Span, walkChecked } from '@listkit/query';
 import type { Resource } from './engine.js';
 
 export interface FilterHint {
@@ -16,33 +16,19 @@ const KEYWORDS = new Set(['and', 'or', 'not']);
 /** Hints for a checked filter over `resources` (whose values show what the fields hold). */
 export function filterHints(checked: CheckedNode, resources: readonly Resource[]): FilterHint[] {
   const hints: FilterHint[] = [];
-  const visit = (node: CheckedNode) => {
-    switch (node.type) {
-      case 'and':
-      case 'or':
-        node.operands.forEach(visit);
-        break;
-      case 'not':
-        visit(node.operand);
-        break;
-      case 'search':
-        if (KEYWORDS.has(node.text) || KEYWORDS.has(node.text.toLowerCase())) {
-          const upper = node.text.toUpperCase();
-          hints.push({
-            span: node.span,
-            message: `“${node.text}” is a search word here, not the operator: did you mean ${upper}? Operators are upper case.`,
-            fix: { label: `Use ${upper}`, text: upper },
-          });
-        }
-        break;
-      case 'compare': {
-        const hint = urlHint(node, resources);
-        if (hint) hints.push(hint);
-        break;
-      }
+  walkChecked(checked, (node) => {
+    if (node.type === 'search' && KEYWORDS.has(node.text.toLowerCase())) {
+      const upper = node.text.toUpperCase();
+      hints.push({
+        span: node.span,
+        message: `“${node.text}” is a search word here, not the operator: did you mean ${upper}? Operators are upper case.`,
+        fix: { label: `Use ${upper}`, text: upper },
+      });
+    } else if (node.type === 'compare') {
+      const hint = urlHint(node, resources);
+      if (hint) hints.push(hint);
     }
-  };
-  visit(checked);
+  });
   return hints;
 }
 

@@ -1,6 +1,26 @@
 // The list call the playground evaluates, written the ways people make it for real: the REST
-// URL of Compute Engine's forwardingRules.list, a curl command, and a gcloud command.
+// URL (Compute Engine's forwardingRules.list, or any collection's AIP-132 List), a curl command,
+// and, for Compute only, a gcloud command.
+import type { ListCallStyle } from './datasets/dataset.js';
 import type { PageQuery } from './paging.js';
+
+/** The REST URL of any collection's list call, with its page-size parameter. */
+export function collectionUrl(style: ListCallStyle, query: PageQuery): string {
+  const params = new URLSearchParams();
+  if (query.filter.trim()) params.set('filter', query.filter);
+  if (query.orderBy.trim()) params.set('orderBy', query.orderBy);
+  params.set(style.pageSizeParam, String(query.pageSize));
+  return `${style.origin}${style.path}?${params}`;
+}
+
+/** A curl command for a REST URL, authenticated by gcloud's access token. */
+export function curlFor(url: string): string {
+  return [
+    'curl -sS',
+    '-H "Authorization: Bearer $(gcloud auth print-access-token)"',
+    shellQuote(url),
+  ].join(' \\\n  ');
+}
 
 export interface ListCallTarget {
   /** Without a trailing slash: https://compute.googleapis.com, or an emulator's origin. */
@@ -26,11 +46,7 @@ export function shellQuote(text: string): string {
 
 /** A curl command for the REST call, authenticated by gcloud's access token. */
 export function curlCommand(target: ListCallTarget, query: PageQuery): string {
-  return [
-    'curl -sS',
-    '-H "Authorization: Bearer $(gcloud auth print-access-token)"',
-    shellQuote(restUrl(target, query)),
-  ].join(' \\\n  ');
+  return curlFor(restUrl(target, query));
 }
 
 /**

@@ -1,7 +1,7 @@
 // Paging with the real list pipeline: a Collection (keyset paging over a sorted index) and a
 // PageTokenCodec that seals cursors with AES-GCM through Web Crypto, exactly as a server does.
-import { Collection, type ListPage, PageTokenCodec } from '@listkit/query';
-import { type Resource, schema } from './engine.js';
+import { Collection, type ListPage, PageTokenCodec, type ResourceSchema } from '@listkit/query';
+import type { Resource } from './engine.js';
 
 export interface PageQuery {
   filter: string;
@@ -17,9 +17,10 @@ export function pageTokenCodec(): Promise<PageTokenCodec> {
   return codec;
 }
 
-/** Builds a collection of the resources (the schema's key, `name`, identifies them). */
+/** Builds a collection of the resources (the schema's key identifies them). */
 export async function buildCollection(
   resources: readonly Resource[],
+  schema: ResourceSchema,
 ): Promise<Collection<Resource>> {
   const collection = new Collection<Resource>(schema, { pageTokens: await pageTokenCodec() });
   for (const resource of resources) collection.put(resource);

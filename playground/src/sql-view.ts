@@ -6,19 +6,37 @@ import { h } from './dom.js';
 import type { Evaluation } from './engine.js';
 import type { PlaygroundState } from './url-state.js';
 
-let table: SqlTable | undefined;
+let cached: { schema: ResourceSchema; name: string; table: SqlTable } | undefined;
+
+/** The table layout for a schema; `creationTimestamp`, where there is one, is required. */
+function tableFor(schema: ResourceSchema, name: string): SqlTable {
+  if (cached?.schema !== schema || cached.name !== name) {
+    const required = Object.hasOwn(schema.fields, 'creationTimestamp') ? ['creationTimestamp'] : [];
+    cached = { schema, name, table: sqlTable(schema, { table: name, required }) };
+  }
+  return cached.table;
+}
 
 export function renderSql(
   container: HTMLElement,
   evaluation: Evaluation | undefined,
   state: PlaygroundState,
   schema: ResourceSchema,
+  tableName = 'forwarding_rules',
 ): void {
   if (!evaluation?.compiled) {
     container.replaceChildren(h('p', { class: 'hint' }, 'Fix the filter to see its SQL.'));
     return;
   }
-  table ??= sqlTable(schema, { table: 'forwarding_rules', required: ['creationTimestamp'] });
+  let table: SqlTable;
+  try {
+    table = tableFor(schema, tableName);
+  } catch (error) {
+    container.replaceChildren(
+      h('p', { class: 'error-text' }, `No table for this schema: ${(error as Error).message}`),
+    );
+    return;
+  }
   let plan: ReturnType<typeof planListQuery>;
   try {
     plan = planListQuery(table, {

@@ -1,14 +1,32 @@
 // The whole playground state lives in the URL's hash, so a link reproduces it: nothing is stored
-// on a server, and nothing expires. Edited data is deflated and base64url-encoded.
+// on a server, and nothing expires. Edited data, a pasted schema and the expectations are
+// deflated and base64url-encoded. Everything read from a link is bounded, and what is refused is
+// said in words.
+import {
+  type Expectation,
+  MAX_EXPECTATION_FILTER_CHARS,
+  parseExpectations,
+} from './expectations.js';
+import type { SchemaOverrides } from './schema-source.js';
 
 export interface PlaygroundState {
   filter: string;
   orderBy: string;
   pageSize: number;
-  /** How many rules to generate when the data is not edited. */
+  /** The example dataset: its schema (unless another is given), generator and examples. */
+  dataset: string;
+  /** How many resources to generate when the data is not edited. */
   sample: number;
   /** Edited data (JSON text); absent while the generated sample is in use. */
   data?: string;
+  /** The schema is inferred from the data instead of the dataset's. */
+  inferred: boolean;
+  /** A pasted JSON Schema, `.proto` or listkit schema JSON; wins over the dataset's and inference. */
+  schemaText?: string;
+  /** The `.proto` message to read (else the resource message, or the first). */
+  protoMessage?: string;
+  overrides: SchemaOverrides;
+  expectations: Expectation[];
 }
 
 /** Compute Engine's largest maxResults. */
@@ -18,14 +36,25 @@ export const DEFAULTS: PlaygroundState = {
   filter: '',
   orderBy: '',
   pageSize: 10,
+  dataset: 'compute',
   sample: 300,
+  inferred: false,
+  overrides: {},
+  expectations: [],
 };
+
+/** A fresh copy of the defaults (arrays and objects not shared). */
+export const defaults = (): PlaygroundState => ({ ...DEFAULTS, overrides: {}, expectations: [] });
 
 /**
  * The most characters of packed data a link carries (about 40 rules). Longer links break in chat
  * tools, mail and servers (many stop at 8 KB); larger data is shared as a file instead.
  */
 export const MAX_LINK_DATA_CHARS = 6000;
+/** Bounds on what a link may make the page decode. */
+export const MAX_HASH_CHARS = 64_000;
+export const MAX_UNPACKED_CHARS = 2_000_000;
+export const MAX_SCHEMA_CHARS = 200_000;
 
 export interface EncodedState {
   hash: string;
@@ -42,12 +71,22 @@ export async function encodeState(state: PlaygroundState): Promise<EncodedState>
   params.set('filter', state.filter);
   if (state.orderBy) params.set('orderBy', state.orderBy);
   if (state.pageSize !== DEFAULTS.pageSize) params.set('pageSize', String(state.pageSize));
+  if (state.dataset !== DEFAULTS.dataset) params.set('dataset', state.dataset);
   let dataLeftOut = false;
   if (state.data !== undefined) {
     const packed = await packText(state.data);
     if (packed.length <= MAX_LINK_DATA_CHARS) params.set('data', packed);
     else dataLeftOut = true;
   } else if (state.sample !== DEFAULTS.sample) params.set('sample', String(state.sample));
+  if (state.inferred) params.set('infer', '1');
+  if (state.schemaText !== undefined) params.set('schema', await pack(state.schemaText));
+  if (state.protoMessage) params.set('message', state.protoMessage);
+  const { key, orderings, searchable } = state.overrides;
+  if (key) params.set('key', key);
+  if (orderings) params.set('orderings', JSON.stringify(orderings));
+  if (searchable) params.set('searchable', searchable.join(','));
+  if (state.expectations.length > 0)
+    params.set('tests', await pack(JSON.stringify(state.expectations)));
   return { hash: `#${params}`, dataLeftOut };
 }
 
@@ -61,9 +100,23 @@ export interface DecodedHash {
 
 /** Reads a hash written by {@link encodeState} (or an example link). Unknown keys are ignored. */
 export async function decodeHash(hash: string): Promise<DecodedHash> {
+  const warnings: string[] = [];
+  if (hash.length > MAX_HASH_CHARS) {
+    warnings.push(
+      `the link is ${hash.length} characters long, over the ${MAX_HASH_CHARS} this page reads; nothing in it was used`,
+    );
+    return { state: {}, warnings };
+  }
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const state: Partial<PlaygroundState> = {};
-  const warnings: string[] = [];
+  readQuery(params, state, warnings);
+  await readData(params, state, warnings);
+  await readSchema(params, state, warnings);
+  await readTests(params, state, warnings);
+  return { state, example: params.get('example') ?? undefined, warnings };
+}
+
+function readQuery(params: URLSearchParams, state: Partial<PlaygroundState>, warnings: string[]) {
   const filter = params.get('filter');
   if (filter !== null) state.filter = filter;
   const orderBy = params.get('orderBy');
@@ -75,21 +128,88 @@ export async function decodeHash(hash: string): Promise<DecodedHash> {
     else
       warnings.push(`ignored pageSize=${pageSize}: not a whole number from 1 to ${MAX_PAGE_SIZE}`);
   }
+  const dataset = params.get('dataset');
+  if (dataset !== null) state.dataset = dataset;
   const sample = params.get('sample');
   if (sample !== null) {
     const n = Number(sample);
     if (Number.isSafeInteger(n) && n >= 0 && n <= 5000) state.sample = n;
     else warnings.push(`ignored sample=${sample}: not a count from 0 to 5000`);
   }
+}
+
+async function readData(
+  params: URLSearchParams,
+  state: Partial<PlaygroundState>,
+  warnings: string[],
+) {
   const data = params.get('data');
-  if (data !== null) {
+  if (data === null) return;
+  try {
+    state.data = await unpackText(data, MAX_UNPACKED_CHARS);
+  } catch (error) {
+    warnings.push(
+      error instanceof TooLargeError
+        ? `the data in this link unpacks to over ${MAX_UNPACKED_CHARS / 1_000_000} MB; the generated sample is shown instead`
+        : 'the data in this link is damaged; the generated sample is shown instead',
+    );
+  }
+}
+
+async function readSchema(
+  params: URLSearchParams,
+  state: Partial<PlaygroundState>,
+  warnings: string[],
+) {
+  if (params.get('infer') === '1') state.inferred = true;
+  const schema = params.get('schema');
+  if (schema !== null) {
     try {
-      state.data = await unpackText(data);
-    } catch {
-      warnings.push('the data in this link is damaged; the generated sample is shown instead');
+      state.schemaText = await unpackText(schema, MAX_SCHEMA_CHARS);
+    } catch (error) {
+      warnings.push(
+        error instanceof TooLargeError
+          ? `the schema in this link is over ${MAX_SCHEMA_CHARS / 1000} KB; it was not used`
+          : 'the schema in this link is damaged; it was not used',
+      );
     }
   }
-  return { state, example: params.get('example') ?? undefined, warnings };
+  const message = params.get('message');
+  if (message !== null && /^[\w.]{1,200}$/.test(message)) state.protoMessage = message;
+  const overrides: SchemaOverrides = {};
+  const key = params.get('key');
+  if (key && key.length <= 200) overrides.key = key;
+  const orderings = params.get('orderings');
+  if (orderings !== null) {
+    try {
+      const list = JSON.parse(orderings) as unknown;
+      if (!Array.isArray(list) || list.length > 100 || !list.every((o) => typeof o === 'string'))
+        throw new Error();
+      overrides.orderings = list;
+    } catch {
+      warnings.push('ignored orderings: not a JSON array of at most 100 strings');
+    }
+  }
+  const searchable = params.get('searchable');
+  if (searchable !== null)
+    overrides.searchable = searchable.split(',').filter(Boolean).slice(0, 100);
+  if (Object.keys(overrides).length > 0) state.overrides = overrides;
+}
+
+async function readTests(
+  params: URLSearchParams,
+  state: Partial<PlaygroundState>,
+  warnings: string[],
+) {
+  const tests = params.get('tests');
+  if (tests === null) return;
+  try {
+    const text = await unpackText(tests, 200 * MAX_EXPECTATION_FILTER_CHARS);
+    state.expectations = parseExpectations(JSON.parse(text));
+  } catch (error) {
+    const why = error instanceof TooLargeError ? 'too large' : (error as Error).message;
+    warnings.push(`the expectations in this link were not used (${why})`);
+  }
 }
 
 // 'z' + deflate-raw, or 'j' + plain UTF-8 where CompressionStream is missing; both base64url.
@@ -103,23 +223,51 @@ function packText(text: string): Promise<string> {
 async function pack(text: string): Promise<string> {
   const bytes = new TextEncoder().encode(text);
   if (typeof CompressionStream === 'function') {
-    const deflated = await transform(bytes, new CompressionStream('deflate-raw'));
+    const deflated = await transform(bytes, new CompressionStream('deflate-raw'), Infinity);
     return `z${toBase64Url(deflated)}`;
   }
   return `j${toBase64Url(bytes)}`;
 }
 
-async function unpackText(packed: string): Promise<string> {
+class TooLargeError extends Error {}
+
+/** Unpacks link text, refusing to inflate past `maxChars` bytes (a small link can inflate to GBs). */
+async function unpackText(packed: string, maxChars: number): Promise<string> {
   const bytes = fromBase64Url(packed.slice(1));
-  if (packed[0] === 'j') return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  if (packed[0] !== 'z') throw new Error('unknown data encoding');
-  const inflated = await transform(bytes, new DecompressionStream('deflate-raw'));
-  return new TextDecoder('utf-8', { fatal: true }).decode(inflated);
+  let out: Uint8Array;
+  if (packed[0] === 'j') out = bytes;
+  else if (packed[0] === 'z')
+    out = await transform(bytes, new DecompressionStream('deflate-raw'), maxChars);
+  else throw new Error('unknown data encoding');
+  if (out.length > maxChars) throw new TooLargeError();
+  return new TextDecoder('utf-8', { fatal: true }).decode(out);
 }
 
-async function transform(bytes: Uint8Array, stream: CompressionStream | DecompressionStream) {
-  const body = new Blob([bytes as BlobPart]).stream().pipeThrough(stream);
-  return new Uint8Array(await new Response(body).arrayBuffer());
+async function transform(
+  bytes: Uint8Array,
+  stream: CompressionStream | DecompressionStream,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  const reader = new Blob([bytes as BlobPart]).stream().pipeThrough(stream).getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new TooLargeError();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
 }
 
 function toBase64Url(bytes: Uint8Array): string {

@@ -65,6 +65,13 @@ export {
 } from './filter/tokenize.js';
 export { type FilterNode, type FilterVisitor, walkFilter } from './filter/walk.js';
 export {
+  type CheckedVisitor,
+  checkedChildren,
+  checkedFieldsOf,
+  fieldsRead,
+  walkChecked,
+} from './filter/walk-checked.js';
+export {
   Collection,
   type CollectionOptions,
   type ListPage,

@@ -3,6 +3,7 @@
 import type { Span } from '../errors.js';
 import type { CheckedNode, FieldRef, Operand, PathStep } from '../filter/checked.js';
 import { type CompiledFilter, compileFilter } from '../filter/compile.js';
+import { checkedChildren, fieldsRead } from '../filter/walk-checked.js';
 import type { ResourceSchema } from '../schema/field-type.js';
 
 /**
@@ -28,6 +29,12 @@ export interface FilterClause {
 
 const quote = (s: string) => JSON.stringify(s);
 
+const COMPOSITE_TEXT = {
+  and: 'All of these hold:',
+  or: 'At least one of these holds:',
+  not: 'This does not hold:',
+} as const;
+
 /**
  * Explains a checked filter (`CompiledFilter.checked`) clause by clause, in plain language: what
  * the playground's "explain" panel and `listkit filter --explain` show.
@@ -49,28 +56,14 @@ export function explainFilter(node: CheckedNode, source: string): FilterClause {
         children: [],
       };
     case 'and':
-      return {
-        kind: 'and',
-        text: 'All of these hold:',
-        span: node.span,
-        node,
-        children: node.operands.map((n) => explainFilter(n, source)),
-      };
     case 'or':
-      return {
-        kind: 'or',
-        text: 'At least one of these holds:',
-        span: node.span,
-        node,
-        children: node.operands.map((n) => explainFilter(n, source)),
-      };
     case 'not':
       return {
-        kind: 'not',
-        text: 'This does not hold:',
+        kind: node.type,
+        text: COMPOSITE_TEXT[node.type],
         span: node.span,
         node,
-        children: [explainFilter(node.operand, source)],
+        children: checkedChildren(node).map((n) => explainFilter(n, source)),
       };
     case 'compare':
       return {
@@ -315,9 +308,9 @@ function markDecisive(t: FilterTrace) {
 
 function actualValue(node: CheckedNode, resource: object): string | undefined {
   const show = (field: FieldRef) => `${field.path} is ${formatValue(read(resource, field.steps))}`;
-  if (node.type === 'compare' || node.type === 'regex') return show(node.field);
-  if (node.type === 'search') return node.fields.map(show).join('; ');
-  return undefined;
+  if (node.type === 'call') return undefined;
+  const fields = fieldsRead(node);
+  return fields.length > 0 ? fields.map(show).join('; ') : undefined;
 }
 
 /** The value at a path; `each` steps give the list of element values. */

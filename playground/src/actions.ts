@@ -1,0 +1,272 @@
+// The changes panels send: every one updates `store.state`, recomputes what depends on it in
+// `store.view`, and emits the topics whose panels must render again. The only module that
+// writes the state.
+import { explainFilter, type SchemaWarning } from '@listkit/query';
+import { checkKeys, parseData } from './data.js';
+import type { Dataset, Resource } from './datasets/dataset.js';
+import { DATASETS, DEFAULT_DATASET, datasetById } from './datasets/index.js';
+import { debounce } from './dom.js';
+import { evaluate } from './engine.js';
+import { type Expectation, runExpectation } from './expectations.js';
+import { loadHistory, recordHistory } from './history.js';
+import { buildCollection } from './paging.js';
+import { fieldDocs } from './schema-docs.js';
+import {
+  inferFrom,
+  type SchemaOverrides,
+  schemaErrorText,
+  schemaFromText,
+  withOverrides,
+} from './schema-source.js';
+import type { Store } from './store.js';
+import { notices } from './ui.js';
+import { decodeHash, defaults, type PlaygroundState } from './url-state.js';
+
+const DEBOUNCE_MS = 250;
+
+export type Actions = ReturnType<typeof createActions>;
+
+export function createActions(store: Store) {
+  const { state, view } = store;
+
+  /** Evaluates the filter and refreshes everything that depends on it. */
+  const run = () => {
+    scheduleRun.cancel();
+    const result = evaluate(state.filter, view.resources, view.schema);
+    view.evaluation = result;
+    view.explanation = result.compiled
+      ? explainFilter(result.compiled.checked, result.source)
+      : undefined;
+    if (result.compiled && state.filter.trim()) {
+      view.history = recordHistory({
+        filter: state.filter,
+        orderBy: state.orderBy,
+        dataset: datasetLabel(store),
+        at: Date.now(),
+      });
+      store.emit('history');
+    }
+    store.emit('evaluation');
+  };
+  const scheduleRun = debounce(DEBOUNCE_MS, run);
+
+  const runExpectations = () => {
+    view.expectationResults = state.expectations.map((e) =>
+      runExpectation(e, view.schema, view.resources),
+    );
+    store.emit('expectations');
+  };
+
+  /** Rebuilds the resources, the schema and the collection; a problem in words, if any. */
+  const reloadData = () => rebuild(store, runExpectations);
+
+  /** Applies a change to the data or schema; on a problem, puts the state back and says why. */
+  const changeData = async (change: Partial<PlaygroundState>): Promise<string | undefined> => {
+    const before = { ...state };
+    Object.assign(state, change);
+    const problem = await reloadData();
+    if (problem) {
+      Object.assign(state, before);
+      await reloadData();
+      return problem;
+    }
+    run();
+    return undefined;
+  };
+
+  /** Data a person brought: kept with the dataset's schema when it fits, else inferred. */
+  const applyData = async (text: string): Promise<string | undefined> => {
+    const parsed = parseData(text);
+    if (!parsed.ok) return parsed.message;
+    return changeData(dataChange(store, parsed.resources));
+  };
+
+  /** The filter set from outside the editor (an example, the history, a dataset's first). */
+  const replaceFilter = (text: string, orderBy?: string) => {
+    state.filter = text;
+    if (orderBy !== undefined) {
+      state.orderBy = orderBy;
+      store.emit('query');
+    }
+    store.emit('filter-replaced');
+    run();
+  };
+
+  return {
+    run,
+    scheduleRun,
+    replaceFilter,
+    reloadData,
+    runExpectations,
+    applyData,
+    setFilter(text: string) {
+      state.filter = text;
+      scheduleRun();
+    },
+    setQuery(change: { orderBy?: string; pageSize?: number }) {
+      Object.assign(state, change);
+      store.emit('query');
+    },
+    generate(count: number) {
+      return changeData({ sample: count, data: undefined });
+    },
+    async useDataset(id: string) {
+      const dataset = datasetById(id) ?? DEFAULT_DATASET;
+      const problem = await changeData(datasetState(dataset));
+      if (!problem) replaceFilter(dataset.firstFilter, '');
+      return problem;
+    },
+    /** A pasted schema (undefined: back to the dataset's, or inferred when `infer`). */
+    setSchema(text: string | undefined, infer = false, message?: string) {
+      return changeData({ schemaText: text, inferred: infer, protoMessage: message });
+    },
+    setOverrides(overrides: SchemaOverrides) {
+      return changeData({ overrides });
+    },
+    setExpectations(expectations: Expectation[]) {
+      state.expectations = expectations;
+      runExpectations();
+    },
+    traceKey(key: string | undefined) {
+      view.whyKey = key;
+      store.emit('why');
+    },
+    loadHistory() {
+      view.history = loadHistory();
+      store.emit('history');
+    },
+    loadHash: (hash: string, firstLoad: boolean) =>
+      loadHash(store, hash, firstLoad, { reloadData, run }),
+  };
+}
+
+/** Applies a hash: a full state (absent keys take defaults) or an example's link. */
+async function loadHash(
+  store: Store,
+  hash: string,
+  firstLoad: boolean,
+  actions: { reloadData(): Promise<string | undefined>; run(): void },
+): Promise<void> {
+  const { state } = store;
+  const decoded = await decodeHash(hash);
+  const example = decoded.example
+    ? DATASETS.flatMap((d) => d.examples).find((e) => e.id === decoded.example)
+    : undefined;
+  if (decoded.example && !example)
+    decoded.warnings.push(`there is no example named ${JSON.stringify(decoded.example)}`);
+  const before = JSON.stringify({ ...state, filter: '', orderBy: '', pageSize: 0 });
+  if (example) {
+    const dataset = datasetById(example.dataset ?? 'compute') ?? DEFAULT_DATASET;
+    if (dataset.id !== state.dataset || state.data !== undefined || firstLoad)
+      Object.assign(state, defaults(), { dataset: dataset.id, sample: dataset.defaultSample });
+    state.filter = example.filter;
+    state.orderBy = example.orderBy ?? '';
+  } else {
+    const fresh = { ...defaults(), ...decoded.state };
+    if (!datasetById(fresh.dataset)) {
+      decoded.warnings.push(`there is no dataset named ${JSON.stringify(fresh.dataset)}`);
+      fresh.dataset = DEFAULT_DATASET.id;
+    }
+    if (firstLoad && !hash.replace(/^#/, ''))
+      fresh.filter = (datasetById(fresh.dataset) ?? DEFAULT_DATASET).firstFilter;
+    Object.assign(state, fresh);
+  }
+  const after = JSON.stringify({ ...state, filter: '', orderBy: '', pageSize: 0 });
+  if (firstLoad || before !== after) {
+    const problem = await actions.reloadData();
+    if (problem) {
+      decoded.warnings.push(`${problem}; the ${store.view.dataset.plural} sample is shown instead`);
+      Object.assign(state, {
+        data: undefined,
+        schemaText: undefined,
+        inferred: false,
+        overrides: {},
+      });
+      await actions.reloadData();
+    }
+  }
+  for (const warning of decoded.warnings)
+    notices.show(`This link could not be used as it is: ${warning}.`, 'warning');
+  store.view.whyKey = undefined; // a new link traces its first row again
+  store.emit('query');
+  store.emit('filter-replaced');
+  actions.run();
+  if (example && !firstLoad) notices.show(`Example loaded: ${example.title}`);
+}
+
+/** Rebuilds the resources, the schema and the collection from the state; a problem, if any. */
+async function rebuild(store: Store, runExpectations: () => void): Promise<string | undefined> {
+  const { state, view } = store;
+  view.dataset = datasetById(state.dataset) ?? DEFAULT_DATASET;
+  let resources: Resource[];
+  if (state.data !== undefined) {
+    const parsed = parseData(state.data);
+    if (!parsed.ok) return `the data is not valid (${parsed.message})`;
+    resources = parsed.resources;
+  } else resources = view.dataset.generate(state.sample);
+  const warnings: SchemaWarning[] = [];
+  let origin: string;
+  let schema = view.dataset.schema;
+  try {
+    if (state.schemaText !== undefined) {
+      const built = await schemaFromText(state.schemaText, state.protoMessage, warnings);
+      schema = built.schema;
+      origin = `from the pasted ${built.kind}`;
+    } else if (state.inferred) {
+      schema = inferFrom(resources, state.overrides.key, warnings);
+      origin = `inferred from ${resources.length} records`;
+    } else origin = `the ${view.dataset.plural} schema`;
+    schema = withOverrides(schema, state.overrides);
+  } catch (error) {
+    view.schemaError = schemaErrorText(error);
+    store.emit('data');
+    return `the schema could not be made: ${view.schemaError}`;
+  }
+  const keyProblem = checkKeys(resources, schema.key);
+  if (keyProblem) return keyProblem;
+  view.schemaError = undefined;
+  view.schemaOrigin = origin;
+  view.schemaWarnings = warnings.map((w) => `${w.at}: ${w.message}`);
+  view.schema = schema;
+  view.fields = fieldDocs(schema);
+  view.resources = resources;
+  view.collection = await buildCollection(resources, schema);
+  view.whyKey = undefined;
+  runExpectations();
+  store.emit('data');
+  return undefined;
+}
+
+/** The change pasted data makes: the data, and an inferred schema when it is not the dataset's. */
+function dataChange(store: Store, resources: Resource[]): Partial<PlaygroundState> {
+  const { state, view } = store;
+  const change: Partial<PlaygroundState> = { data: JSON.stringify(resources) };
+  if (state.schemaText !== undefined || state.inferred) return change;
+  const known = view.dataset.schema.fields;
+  const foreign = new Set<string>();
+  for (const r of resources.slice(0, 1000))
+    for (const field of Object.keys(r)) if (!Object.hasOwn(known, field)) foreign.add(field);
+  if (foreign.size > 0 || resources.some((r) => checkKeys([r], view.dataset.schema.key))) {
+    change.inferred = true;
+    change.overrides = {};
+    notices.show(
+      `The data is not ${view.dataset.plural} (${[...foreign].slice(0, 3).join(', ') || `no ${view.dataset.schema.key}`}): its schema is inferred from it. See Fields.`,
+    );
+  }
+  return change;
+}
+
+/** Where a history entry's filter ran: an example dataset, or the person's data. */
+const datasetLabel = ({ state, view }: Store) =>
+  state.data !== undefined || state.schemaText !== undefined ? 'your data' : view.dataset.id;
+
+/** A dataset as it first comes: its generated sample, its own schema. */
+const datasetState = (dataset: Dataset): Partial<PlaygroundState> => ({
+  dataset: dataset.id,
+  data: undefined,
+  sample: dataset.defaultSample,
+  inferred: false,
+  schemaText: undefined,
+  protoMessage: undefined,
+  overrides: {},
+});

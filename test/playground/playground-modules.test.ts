@@ -1,0 +1,223 @@
+// The playground's modules that need no page: completion order, reading data in every shape,
+// schemas from pasted text, links (round trip and bounds), expectations, history, datasets.
+import { compileFilter, ListkitError } from '@listkit/query';
+import { describe, expect, it } from 'vitest';
+import { lengthBoost } from '../../playground/src/completion.js';
+import { checkKeys, parseData } from '../../playground/src/data.js';
+import { DATASETS } from '../../playground/src/datasets/index.js';
+import {
+  exportExpectations,
+  parseExpectations,
+  runExpectation,
+} from '../../playground/src/expectations.js';
+import {
+  HISTORY_KEY,
+  loadHistory,
+  MAX_HISTORY,
+  recordHistory,
+} from '../../playground/src/history.js';
+import {
+  inferFrom,
+  protoMessageName,
+  schemaFromText,
+  schemaTextKind,
+  withOverrides,
+} from '../../playground/src/schema-source.js';
+import {
+  decodeHash,
+  defaults,
+  encodeState,
+  MAX_HASH_CHARS,
+} from '../../playground/src/url-state.js';
+
+describe('completion order', () => {
+  it("boosts shorter names within CodeMirror's tiers (never by 100 or more)", () => {
+    expect(lengthBoost('labels')).toBeGreaterThan(lengthBoost('labelFingerprint'));
+    expect(lengthBoost('label')).toBeGreaterThan(lengthBoost('labels'));
+    expect(lengthBoost('a')).toBeLessThan(100);
+    expect(lengthBoost('x'.repeat(500))).toBe(0);
+  });
+});
+
+describe('reading data', () => {
+  it('reads a JSON array, a list response (items or a plural) and NDJSON', () => {
+    const rows = [{ name: 'a' }, { name: 'b' }];
+    expect(parseData(JSON.stringify(rows))).toMatchObject({ ok: true, shape: 'JSON array' });
+    expect(parseData(JSON.stringify({ items: rows, nextPageToken: 'x' }))).toMatchObject({
+      ok: true,
+      shape: 'list response',
+      resources: rows,
+    });
+    expect(parseData(JSON.stringify({ books: rows }))).toMatchObject({ ok: true, plural: 'books' });
+    expect(parseData('{"name":"a"}\n{"name":"b"}\n')).toMatchObject({
+      ok: true,
+      shape: 'NDJSON',
+      resources: rows,
+    });
+  });
+  it('says where broken text is broken, and which key is missing or repeated', () => {
+    expect(parseData('{"name":"a"}\n{"name":}')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('line 2'),
+    });
+    expect(parseData('[1]')).toMatchObject({ ok: false, message: 'Record 0 is not an object.' });
+    expect(checkKeys([{ name: 'a' }, { name: 'a' }], 'name')).toContain('must be unique');
+    expect(checkKeys([{ id: 1 }], 'name')).toContain('has no "name"');
+  });
+});
+
+describe('schemas from text', () => {
+  it('tells JSON Schema, listkit schema JSON and .proto apart', () => {
+    expect(schemaTextKind('{"type":"object","properties":{}}')).toBe('JSON Schema');
+    expect(schemaTextKind('{"key":"name","fields":{}}')).toBe('listkit schema JSON');
+    expect(schemaTextKind('syntax = "proto3"; message A {}')).toBe('.proto');
+    expect(
+      protoMessageName(
+        'package lib.v1;\nmessage Author {\n}\nmessage Book {\n  option (google.api.resource) = {};\n}\n',
+      ),
+    ).toBe('lib.v1.Book');
+  });
+  it('uses a pasted JSON Schema and a .proto message', async () => {
+    const jsonSchema = JSON.stringify({
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        state: { enum: ['OPEN', 'DONE'] },
+        due: { type: 'string', format: 'date-time' },
+      },
+    });
+    const { schema } = await schemaFromText(jsonSchema, undefined, []);
+    expect(schema.key).toBe('id');
+    compileFilter('state = DONE AND due < 2025-01-01T00:00:00Z', schema);
+    const proto =
+      'syntax = "proto3";\npackage t;\nmessage Task {\n  string name = 1;\n  int32 size = 2;\n}\n';
+    const fromProto = await schemaFromText(proto, undefined, []);
+    expect(fromProto.kind).toBe('.proto');
+    compileFilter('size > 2', fromProto.schema);
+  });
+  it('infers a schema, finding a key when there is no name or id, and applies overrides', () => {
+    const rows = [
+      { number: 1, title: 'a b' },
+      { number: 2, title: 'c' },
+    ];
+    const schema = inferFrom(rows, undefined, []);
+    expect(schema.key).toBe('number');
+    const searched = withOverrides(schema, { searchable: ['title'], orderings: ['', 'title'] });
+    expect(compileFilter('c', searched).matches(rows[1]!)).toBe(true);
+    expect(searched.orderings).toEqual(['', 'title']);
+    expect(() => withOverrides(schema, { searchable: ['number'] })).toThrow(/string field/);
+  });
+});
+
+describe('links', () => {
+  it('carry the dataset, data, schema, overrides and expectations', async () => {
+    const state = {
+      ...defaults(),
+      filter: 'state = DONE',
+      dataset: 'books',
+      data: '[{"id":"x"}]',
+      inferred: true,
+      schemaText: '{"type":"object","properties":{"id":{"type":"string"}}}',
+      overrides: { key: 'id', orderings: ['', 'id desc'], searchable: ['id'] },
+      expectations: [{ filter: 'id = x', keys: ['x'] }],
+    };
+    const { hash } = await encodeState(state);
+    const decoded = await decodeHash(hash);
+    expect(decoded.warnings).toEqual([]);
+    expect({ ...defaults(), ...decoded.state }).toEqual(state);
+  });
+  it('refuse what is too large or damaged, saying so', async () => {
+    const long = await decodeHash(`#filter=${'a'.repeat(MAX_HASH_CHARS)}`);
+    expect(long.state).toEqual({});
+    expect(long.warnings[0]).toContain('over the');
+    // 3 MB of one letter deflates to a few KB, so it fits a link: refused by its unpacked size.
+    const bomb = await encodeState({ ...defaults(), data: 'x'.repeat(3_000_000) });
+    expect(bomb.dataLeftOut).toBe(false);
+    const { hash } = await encodeState({
+      ...defaults(),
+      expectations: [{ filter: 'a', keys: [] }],
+    });
+    const tests = new URLSearchParams(hash.slice(1)).get('tests')!;
+    const data = new URLSearchParams(bomb.hash.slice(1)).get('data')!;
+    const refused = await decodeHash(`#data=${data}&tests=${tests.slice(0, 5)}`);
+    expect(refused.state.data).toBeUndefined();
+    expect(refused.warnings.join()).toMatch(/unpacks to over 2 MB/);
+    expect(refused.warnings.join()).toMatch(/expectations in this link were not used/);
+  });
+});
+
+describe('expectations', () => {
+  const dataset = DATASETS.find((d) => d.id === 'books')!;
+  const books = dataset.generate(50);
+  it('pass, fail with what is missing and extra, and report invalid filters', () => {
+    const published = books.filter((b) => b.state === 'PUBLISHED').map((b) => String(b.name));
+    expect(
+      runExpectation({ filter: 'state = PUBLISHED', keys: published }, dataset.schema, books),
+    ).toEqual({ status: 'pass', matched: published.length });
+    const wrong = runExpectation(
+      { filter: 'state = PUBLISHED', keys: [...published.slice(1), 'nope'] },
+      dataset.schema,
+      books,
+    );
+    expect(wrong).toEqual({ status: 'fail', missing: ['nope'], unexpected: [published[0]] });
+    expect(runExpectation({ filter: 'stat = X', keys: [] }, dataset.schema, books).status).toBe(
+      'error',
+    );
+  });
+  it('export and import as JSON, bounded', () => {
+    const list = [{ filter: 'a = 1', keys: ['x'] }];
+    expect(parseExpectations(JSON.parse(exportExpectations(list)))).toEqual(list);
+    expect(() => parseExpectations([{ filter: 1 }])).toThrow(/filter/);
+    expect(() => parseExpectations(Array.from({ length: 51 }, () => list[0]))).toThrow(/at most/);
+  });
+});
+
+describe('history', () => {
+  const storage = () => {
+    const map = new Map<string, string>();
+    return {
+      getItem: (k: string) => map.get(k) ?? null,
+      setItem: (k: string, v: string) => void map.set(k, v),
+      removeItem: (k: string) => void map.delete(k),
+    } as unknown as Storage;
+  };
+  it('keeps the newest first, replaces a filter typed on, and is bounded', () => {
+    const s = storage();
+    const entry = (filter: string, at: number) => ({ filter, orderBy: '', dataset: 'books', at });
+    recordHistory(entry('a = 1', 0), s);
+    recordHistory(entry('a = 12', 1000), s);
+    recordHistory(entry('b = 2', 10_000), s);
+    expect(loadHistory(s).map((e) => e.filter)).toEqual(['b = 2', 'a = 12']);
+    for (let i = 0; i < 50; i++) recordHistory(entry(`c = ${i}`, 100_000 * (i + 1)), s);
+    expect(loadHistory(s)).toHaveLength(MAX_HISTORY);
+    s.setItem(HISTORY_KEY, 'not json');
+    expect(loadHistory(s)).toEqual([]);
+  });
+});
+
+describe('datasets', () => {
+  for (const dataset of DATASETS) {
+    const resources = dataset.generate(dataset.defaultSample);
+    it(`${dataset.id}: keys are unique and the first filter selects some`, () => {
+      expect(checkKeys(resources, dataset.schema.key)).toBeUndefined();
+      const first = compileFilter(dataset.firstFilter, dataset.schema);
+      const n = resources.filter((r) => first.matches(r)).length;
+      expect(n).toBeGreaterThan(0);
+      expect(n).toBeLessThan(resources.length);
+    });
+    if (dataset.id === 'compute') continue; // test/browser/examples.test.ts covers Compute's
+    for (const example of dataset.examples) {
+      it(`${example.id}: ${example.filter}`, () => {
+        let compiled: ReturnType<typeof compileFilter>;
+        try {
+          compiled = compileFilter(example.filter, dataset.schema);
+        } catch (error) {
+          throw error instanceof ListkitError ? new Error(error.format()) : error;
+        }
+        const n = resources.filter((r) => compiled.matches(r)).length;
+        expect(n).toBeGreaterThan(0);
+        expect(n).toBeLessThan(resources.length);
+      });
+    }
+  }
+});
