@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AuthConfig } from './auth/auth.js';
-import { sampleForwardingRules } from './compute/sample-forwarding-rules.js';
 import type { Seed } from './control/seed.js';
 import { createEmulator } from './emulator.js';
+import { sampleForwardingRules } from './forwarding-rules/sample-forwarding-rules.js';
 import { mountPlayground } from './http/playground-static.js';
-import { sampleOrders } from './publisher/sample-orders.js';
+import { sampleOrders } from './orders/sample-orders.js';
 import {
   ConfigError,
   exposureWarning,

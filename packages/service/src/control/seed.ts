@@ -1,10 +1,10 @@
-import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
-import { checkSeededForwardingRule } from '../compute/forwarding-rule-validation.js';
-import { previewText } from '../compute/value-preview.js';
+import { previewText } from '../core/value-preview.js';
 import type { EmulatorState } from '../emulator-state.js';
+import type { ForwardingRuleJson } from '../forwarding-rules/forwarding-rule.js';
+import { checkSeededForwardingRule } from '../forwarding-rules/forwarding-rule-validation.js';
 import { ApiError, errors } from '../http/api-error.js';
 import { checkBodyText } from '../http/request-text.js';
-import type { OrderSeed } from '../publisher/order.js';
+import type { OrderSeed } from '../orders/order.js';
 import { checkOrderSeed } from './order-seed.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import type { DomainError } from '../domain-error.js';
-import { StoreError } from '../store/store-error.js';
+import type { DomainError } from '../core/refusal.js';
+import { StoreError } from '../core/store-error.js';
 import { ApiError } from './api-error.js';
 
 /** Which API answers: Compute Engine omits the canonical `status`; Android Publisher sends it. */

@@ -1,8 +1,8 @@
 import { ListkitError } from '@listkit/query';
 import type { Context } from 'hono';
-import { DomainError } from '../domain-error.js';
-import { isStatementTimeout } from '../store/statement-timeout.js';
-import { StoreError } from '../store/store-error.js';
+import { DomainError } from '../core/refusal.js';
+import { StoreError } from '../core/store-error.js';
+import { isStatementTimeout } from '../db/statement-timeout.js';
 import { ApiError } from './api-error.js';
 import { domainErrorToApiError, errorDialectOf } from './domain-errors.js';
 import { listErrorToApiError } from './list-errors.js';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { previewText } from '../compute/value-preview.js';
+import { previewText } from '../core/value-preview.js';
 import { ApiError } from './api-error.js';
 import { type ErrorDialect, errorDialectOf } from './domain-errors.js';
 import { requestUrl } from './request-url.js';

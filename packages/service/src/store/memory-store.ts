@@ -1,14 +1,15 @@
 import { Collection, type PageTokenCodec } from '@listkit/query';
-import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
+import { StoreError } from '../core/store-error.js';
+import { clashAddressOf } from '../forwarding-rules/create/clash-rule.js';
+import type { ForwardingRuleJson } from '../forwarding-rules/forwarding-rule.js';
 import {
   aggregatedRuleCollection,
   regionRuleCollection,
-} from '../compute/forwarding-rule-collection.js';
-import { clashAddressOf } from '../compute/forwarding-rule-create/clash-rule.js';
-import { operationSchema } from '../compute/operation-schema.js';
-import type { OperationJson } from '../compute/operations.js';
-import { RegionAddresses } from '../compute/region-addresses.js';
-import type { OrderState } from '../publisher/order.js';
+} from '../forwarding-rules/forwarding-rule-collection.js';
+import { RegionAddresses } from '../forwarding-rules/region-addresses.js';
+import { operationSchema } from '../operations/operation-schema.js';
+import type { OperationJson } from '../operations/operations.js';
+import type { OrderState } from '../orders/order.js';
 import {
   aggregatedTokenParent,
   type EmulatorStore,
@@ -21,7 +22,6 @@ import {
   tokenParent,
   type WriteResult,
 } from './store.js';
-import { StoreError } from './store-error.js';
 
 /**
  * Options of {@link openMemoryStore}.

@@ -1,12 +1,12 @@
-import { addressColumns } from './address-columns.js';
-import type { SqlDatabase, SqlSession } from './sql-database.js';
+import { StoreError } from '../core/store-error.js';
+import type { SqlDatabase, SqlSession } from '../db/sql-database.js';
+import { addressColumns } from '../forwarding-rules/address-columns.js';
 import {
   aggregatedRulesTable,
   columnDefinition,
   operationsTable,
   rulesTable,
 } from './sql-tables.js';
-import { StoreError } from './store-error.js';
 
 /** One step of the schema; applied once, in version order, and recorded in `listkit_migrations`. */
 interface Migration {

@@ -1,13 +1,15 @@
 import type { PageTokenCodec } from '@listkit/query';
 import { listFromSql, type SqlRunner, type SqlTable } from '@listkit/query/sql';
-import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
-import { parseStoredRule } from '../compute/forwarding-rule-collection.js';
-import { clashAddressOf } from '../compute/forwarding-rule-create/clash-rule.js';
-import type { OrderState } from '../publisher/order.js';
-import { addressColumns } from './address-columns.js';
+import { StoreError } from '../core/store-error.js';
+import type { SqlDatabase, SqlSession } from '../db/sql-database.js';
+import { type AnalysedTable, TableStatistics } from '../db/table-statistics.js';
+import { addressColumns } from '../forwarding-rules/address-columns.js';
+import { clashAddressOf } from '../forwarding-rules/create/clash-rule.js';
+import type { ForwardingRuleJson } from '../forwarding-rules/forwarding-rule.js';
+import { parseStoredRule } from '../forwarding-rules/forwarding-rule-collection.js';
+import { releaseAddress, takeFreeAddress } from '../forwarding-rules/sql-address-pool.js';
+import type { OrderState } from '../orders/order.js';
 import { migrate } from './migrations.js';
-import { releaseAddress, takeFreeAddress } from './sql-address-pool.js';
-import type { SqlDatabase, SqlSession } from './sql-database.js';
 import { aggregatedRulesTable, operationsTable, placeholders, rulesTable } from './sql-tables.js';
 import {
   aggregatedTokenParent,
@@ -22,8 +24,6 @@ import {
   tokenParent,
   type WriteResult,
 } from './store.js';
-import { StoreError } from './store-error.js';
-import { type AnalysedTable, TableStatistics } from './table-statistics.js';
 
 /**
  * Options of {@link openSqlStore}.

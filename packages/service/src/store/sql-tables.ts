@@ -2,8 +2,8 @@ import { type SqlColumn, type SqlTable, sqlTable } from '@listkit/query/sql';
 import {
   aggregatedForwardingRuleSchema,
   forwardingRuleSchema,
-} from '../compute/forwarding-rule-schema.js';
-import { operationSchema } from '../compute/operation-schema.js';
+} from '../forwarding-rules/forwarding-rule-schema.js';
+import { operationSchema } from '../operations/operation-schema.js';
 
 /** Forwarding rules of every region: one row per rule, scoped by `parent` (and `project`). */
 export const rulesTable: SqlTable = sqlTable(forwardingRuleSchema, {

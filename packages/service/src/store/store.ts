@@ -1,8 +1,8 @@
 import type { ListPage, ListRequest } from '@listkit/query';
-import type { AddressPoolKind } from '../compute/address-pool.js';
-import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
-import type { OperationJson } from '../compute/operations.js';
-import type { OrderState } from '../publisher/order.js';
+import type { AddressPoolKind } from '../forwarding-rules/address-pool.js';
+import type { ForwardingRuleJson } from '../forwarding-rules/forwarding-rule.js';
+import type { OperationJson } from '../operations/operations.js';
+import type { OrderState } from '../orders/order.js';
 
 /**
  * A project and region: the parent of forwarding rules and regional operations.
