@@ -4,15 +4,16 @@ import type { EmulatorClock } from '../core/clock.js';
 import { newNumericId } from '../core/ids.js';
 import { StoreError } from '../core/store-error.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
+import type { RegionRef } from '../names/resource-names.js';
 import {
   type OperationJson,
   type OperationStart,
   type Operations,
   operationAnswer,
 } from '../operations/operations.js';
-import type { ForwardingRuleStore, RegionRef, WriteResult } from '../store/store.js';
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
+import type { ForwardingRuleStore, WriteResult } from './forwarding-rule-store.js';
 import { prepareForwardingRule } from './forwarding-rule-validation.js';
 import { allocationFor, changeCheckFor, regionCheckFor } from './region-check.js';
 

@@ -1,8 +1,8 @@
 import type { EmulatorClock } from '../core/clock.js';
 import { DomainError } from '../core/refusal.js';
 import { isStoreError, StoreError } from '../core/store-error.js';
-import type { OrderStore } from '../store/store.js';
 import { type OrderSeed, type OrderState, orderFromSeed } from './order.js';
+import type { OrderStore } from './order-store.js';
 
 /**
  * How old an order may be and still be refunded.
