@@ -1,3 +1,4 @@
+import { Refusal } from '../core/refusal.js';
 import { previewText } from '../core/value-preview.js';
 import type { EmulatorState } from '../emulator-state.js';
 import type { ForwardingRuleJson } from '../forwarding-rules/forwarding-rule.js';
@@ -60,7 +61,7 @@ function checkRuleEntry(entry: unknown, index: number): Required<Seed>['forwardi
   try {
     return { project, region, rule: checkSeededForwardingRule(rule) };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof Refusal || error instanceof ApiError)) throw error;
     throw errors.badRequest(
       `seed.forwardingRules[${index}] (${previewText(`${project}/${region}/${name}`)}): ${error.message}`,
     );

@@ -1,4 +1,4 @@
-import { StoreError } from './store-error.js';
+import { Refusal } from './refusal.js';
 
 // Compute Engine's words for a resource that is there or is not, in one place: both stores, the
 // domain and the routes refuse with these, and clients (and recorded traffic) match the text.
@@ -12,7 +12,7 @@ import { StoreError } from './store-error.js';
  * ```
  */
 export const resourceAlreadyExists = (name: string) =>
-  new StoreError('already_exists', `The resource '${name}' already exists`);
+  new Refusal('already_exists', `The resource '${name}' already exists`);
 
 /**
  * `The resource '…' was not found` (404 on the wire).
@@ -23,4 +23,4 @@ export const resourceAlreadyExists = (name: string) =>
  * ```
  */
 export const resourceNotFound = (name: string) =>
-  new StoreError('not_found', `The resource '${name}' was not found`);
+  new Refusal('not_found', `The resource '${name}' was not found`);

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { type Refusal, refuse } from '../core/refusal.js';
 
 /**
  * The pools ephemeral addresses come from: public IPv4, VPC-internal IPv4, and IPv6.
@@ -113,10 +113,8 @@ export function poolIndexOf(address: string): { kind: AddressPoolKind; index: nu
  * throw poolExhausted('external', 'us-central1');
  * ```
  */
-export function poolExhausted(kind: AddressPoolKind, region: string): ApiError {
-  return new ApiError(
-    403,
-    'quotaExceeded',
+export function poolExhausted(kind: AddressPoolKind, region: string): Refusal {
+  return refuse.quotaExceeded(
     `Quota '${kind === 'external' ? 'IN_USE_ADDRESSES' : 'INTERNAL_ADDRESSES'}' exceeded. Limit: ${ADDRESS_POOL_SIZES[kind]}.0 in region ${region}.`,
   );
 }

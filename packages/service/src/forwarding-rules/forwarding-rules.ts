@@ -1,8 +1,8 @@
 import type { ListPage, ListRequest } from '@listkit/query';
-import type { Principal } from '../auth/auth.js';
 import type { EmulatorClock } from '../core/clock.js';
 import { newNumericId } from '../core/ids.js';
-import { StoreError } from '../core/store-error.js';
+import type { Principal } from '../core/principal.js';
+import { Refusal } from '../core/refusal.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
 import type { RegionRef } from '../names/resource-names.js';
 import {
@@ -39,7 +39,7 @@ export interface RuleChange {
  * Engine's methods do to them, in domain terms. Every write is one store transaction that also
  * records its operation; the region's writes are serialised while the clash rule and address
  * allocation read the region, so two processes on one database cannot both take an address.
- * Errors are domain errors ({@link StoreError}); `http/` answers them.
+ * Errors are domain errors ({@link Refusal}); `http/` answers them.
  */
 export class ForwardingRules {
   constructor(private readonly options: ForwardingRulesOptions) {}
@@ -199,7 +199,7 @@ function withFingerprints(rule: ForwardingRuleJson): ForwardingRuleJson {
 
 /** The domain error of an unknown forwarding rule, named as Compute Engine names it. */
 export const ruleNotFound = (where: RegionRef, name: string) =>
-  new StoreError(
+  new Refusal(
     'not_found',
     `The resource '${resourceName(where.project, where.region, name)}' was not found`,
   );

@@ -1,6 +1,6 @@
 import type { Collection, ListPage, PageTokenCodec } from '@listkit/query';
 import { resourceAlreadyExists, resourceNotFound } from '../core/compute-refusals.js';
-import { StoreError } from '../core/store-error.js';
+import { Refusal } from '../core/refusal.js';
 import type { StoreListRequest } from '../core/store-list-request.js';
 import {
   aggregatedTokenParent,
@@ -87,7 +87,7 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
     const current = this.rulesIn(parent).get(rule.name);
     if (!current) throw resourceNotFound(regionalName(parent, 'forwardingRules', rule.name));
     if (current.fingerprint !== write.expectedFingerprint) {
-      throw new StoreError(
+      throw new Refusal(
         'condition_failed',
         `the fingerprint of ${rule.name} is ${String(current.fingerprint)}, not ${write.expectedFingerprint}`,
       );

@@ -1,5 +1,5 @@
 import { resourceAlreadyExists, resourceNotFound } from '../core/compute-refusals.js';
-import { StoreError } from '../core/store-error.js';
+import { Refusal } from '../core/refusal.js';
 import type { SqlSession } from '../db/sql-database.js';
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import { placeholders } from '../db/sql-text.js';
@@ -178,7 +178,7 @@ RETURNING old.pool_kind AS old_kind, old.pool_index AS old_index, f.pool_kind AS
       [regionParent(parent), rule.name],
     );
     if (!current[0]) throw resourceNotFound(ruleName(parent, rule.name));
-    throw new StoreError(
+    throw new Refusal(
       'condition_failed',
       `the fingerprint of ${rule.name} is ${current[0].fingerprint}, not ${write.expectedFingerprint}`,
     );

@@ -1,5 +1,5 @@
 import { Collection, type PageTokenCodec } from '@listkit/query';
-import { StoreError } from '../core/store-error.js';
+import { Refusal } from '../core/refusal.js';
 import { type RegionRef, regionParent, tokenParent } from '../names/resource-names.js';
 import type { OperationJson } from './operation.js';
 import { operationSchema } from './operation-schema.js';
@@ -103,10 +103,10 @@ export function memoryOperationStore(pageTokens: PageTokenCodec): MemoryOperatio
     update: async (next) => {
       const current = operations.get(operationKey(next, next.operation.name));
       if (!current) {
-        throw new StoreError('not_found', `operation ${next.operation.name} does not exist`);
+        throw new Refusal('not_found', `operation ${next.operation.name} does not exist`);
       }
       if (current.version !== next.version) {
-        throw new StoreError(
+        throw new Refusal(
           'condition_failed',
           `operation ${next.operation.name} changed (version ${current.version}, not ${next.version})`,
         );

@@ -1,4 +1,4 @@
-import { StoreError } from '../core/store-error.js';
+import { Refusal } from '../core/refusal.js';
 import type { SqlSession } from '../db/sql-database.js';
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import { placeholders } from '../db/sql-text.js';
@@ -153,9 +153,9 @@ WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
       [regionParent(record), record.operation.name],
     );
     if (!current[0]) {
-      throw new StoreError('not_found', `operation ${record.operation.name} does not exist`);
+      throw new Refusal('not_found', `operation ${record.operation.name} does not exist`);
     }
-    throw new StoreError(
+    throw new Refusal(
       'condition_failed',
       `operation ${record.operation.name} changed (version ${current[0].version}, not ${record.version})`,
     );

@@ -1,4 +1,4 @@
-import { StoreError } from '../core/store-error.js';
+import { Refusal } from '../core/refusal.js';
 import type { OrderState } from './order.js';
 import type { OrderStore } from './order-store.js';
 
@@ -29,10 +29,10 @@ export function memoryOrderStore(): OrderStore & { clear(): void } {
       const key = orderKey(refunded.packageName, refunded.orderId);
       const current = orders.get(key);
       if (!current) {
-        throw new StoreError('not_found', `order ${refunded.orderId} does not exist`);
+        throw new Refusal('not_found', `order ${refunded.orderId} does not exist`);
       }
       if (current.refund) {
-        throw new StoreError(
+        throw new Refusal(
           'already_refunded',
           `order ${refunded.orderId} was refunded at ${current.refund.time}`,
         );

@@ -1,4 +1,4 @@
-import { StoreError } from '../core/store-error.js';
+import { Refusal } from '../core/refusal.js';
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import type { OrderState } from './order.js';
 import type { OrderStore } from './order-store.js';
@@ -44,9 +44,9 @@ WHERE package_name = $1 AND order_id = $2 AND NOT refunded RETURNING 1 AS ok`,
           [refunded.packageName, refunded.orderId],
         );
         if (!current[0]) {
-          throw new StoreError('not_found', `order ${refunded.orderId} does not exist`);
+          throw new Refusal('not_found', `order ${refunded.orderId} does not exist`);
         }
-        throw new StoreError(
+        throw new Refusal(
           'already_refunded',
           `order ${refunded.orderId} was refunded at ${current[0].time}`,
         );

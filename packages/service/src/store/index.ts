@@ -1,4 +1,8 @@
-export { isStoreError, StoreError, type StoreErrorCode } from '../core/store-error.js';
+export {
+  isRefusal as isStoreError,
+  Refusal as StoreError,
+  type RefusalCode as StoreErrorCode,
+} from '../core/refusal.js';
 export { LOCK_FILE, lockDataDirectory } from '../db/data-dir-lock.js';
 export { openPgliteDatabase, type PgliteDatabaseOptions } from '../db/pglite-database.js';
 export { openPostgresDatabase, type PostgresDatabaseOptions } from '../db/postgres-database.js';
