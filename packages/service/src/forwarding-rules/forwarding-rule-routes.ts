@@ -18,8 +18,8 @@ import { listParams } from '../http/list-params.js';
 import { PageBufferPool } from '../http/page-buffer-pool.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
+import { regionalCollectionName, regionalName } from '../names/resource-names.js';
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
-import { resourceName } from './forwarding-rules.js';
 import { requireReferencePermissions } from './reference-permissions.js';
 
 /** @hono/node-server's response binding (`c.env.outgoing`), as far as the buffer pool needs it. */
@@ -46,11 +46,9 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
         principal,
         project,
         'compute.forwardingRules.create',
-        resourceName(project, region, name),
+        regionalName({ project, region }, 'forwardingRules', name),
       );
-      const earlier = requestId
-        ? await state.operations.byRequestId({ project, region }, requestId)
-        : undefined;
+      const earlier = await state.forwardingRules.replayOf({ project, region }, requestId);
       if (earlier) return c.json(earlier); // a retry: the original operation, nothing created
       if (typeof body === 'object' && body !== null) {
         requireReferencePermissions(principal, project, body as Record<string, unknown>);
@@ -82,7 +80,7 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
       );
       const body = listPageBytes(
         'compute#forwardingRuleList',
-        `projects/${project}/regions/${region}/forwardingRules`,
+        regionalCollectionName({ project, region }, 'forwardingRules'),
         state.urls.forwardingRules(project, region),
         page,
         ruleJsonBytes,

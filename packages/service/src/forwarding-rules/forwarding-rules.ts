@@ -1,10 +1,10 @@
 import type { ListPage, ListRequest } from '@listkit/query';
 import type { EmulatorClock } from '../core/clock.js';
+import { resourceNotFound } from '../core/compute-refusals.js';
 import { newNumericId } from '../core/ids.js';
 import type { Principal } from '../core/principal.js';
-import { Refusal } from '../core/refusal.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
-import type { RegionRef } from '../names/resource-names.js';
+import { type RegionRef, regionalName } from '../names/resource-names.js';
 import {
   type OperationJson,
   type OperationStart,
@@ -94,10 +94,8 @@ export class ForwardingRules {
       check?: (rule: ForwardingRuleJson, sameAddress: readonly ForwardingRuleJson[]) => void;
     },
   ): Promise<OperationJson> {
-    if (change.requestId) {
-      const earlier = await this.options.operations.byRequestId(where, change.requestId);
-      if (earlier) return earlier; // a retry: the original operation, nothing changed
-    }
+    const earlier = await this.replayOf(where, change.requestId);
+    if (earlier) return earlier; // a retry: the original operation, nothing changed
     const current = await this.get(where, name);
     const rule = withFingerprints(apply(current));
     const { check } = change;
@@ -140,9 +138,21 @@ export class ForwardingRules {
     return this.options.store.all();
   }
 
+  /**
+   * The operation an earlier write with this requestId started in the region, as it stands now;
+   * undefined without a requestId or a match. Checked before a body is validated, so a retry
+   * answers the original; the store checks again inside the write, for concurrent retries.
+   */
+  async replayOf(
+    where: RegionRef,
+    requestId: string | undefined,
+  ): Promise<OperationJson | undefined> {
+    return requestId ? this.options.operations.byRequestId(where, requestId) : undefined;
+  }
+
   /** The operation recorded with a write, built from the rule written. */
   private recorded(where: RegionRef, change: RuleChange) {
-    const requestId = change.requestId?.toLowerCase();
+    const { requestId } = change;
     return {
       ...(requestId ? { requestId } : {}),
       operation: (rule: ForwardingRuleJson) =>
@@ -197,13 +207,6 @@ function withFingerprints(rule: ForwardingRuleJson): ForwardingRuleJson {
   return rule;
 }
 
-/** The domain error of an unknown forwarding rule, named as Compute Engine names it. */
+/** The refusal of an unknown forwarding rule, named as Compute Engine names it. */
 export const ruleNotFound = (where: RegionRef, name: string) =>
-  new Refusal(
-    'not_found',
-    `The resource '${resourceName(where.project, where.region, name)}' was not found`,
-  );
-
-/** `projects/p/regions/r/forwardingRules/name`, as Compute Engine names resources in errors. */
-export const resourceName = (project: string, region: string, name: string) =>
-  `projects/${project}/regions/${region}/forwardingRules/${name}`;
+  resourceNotFound(regionalName(where, 'forwardingRules', name));

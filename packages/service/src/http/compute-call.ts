@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { resourceName, ruleNotFound } from '../forwarding-rules/forwarding-rules.js';
+import { ruleNotFound } from '../forwarding-rules/forwarding-rules.js';
+import { regionalName, regionParent } from '../names/resource-names.js';
 import { operationNotFound } from '../operations/operations.js';
 import type { PathTarget, PermissionRule } from './api-call.js';
 
@@ -56,7 +57,7 @@ export function onRegion(name: string): PermissionRule {
     name,
     on: (c) => {
       const { project, region } = regionOf(c);
-      return { project, resource: `projects/${project}/regions/${region}` };
+      return { project, resource: regionParent({ project, region }) };
     },
   };
 }
@@ -74,7 +75,10 @@ export function onRule(name: string): PermissionRule {
     name,
     on: (c) => {
       const { project, region } = regionOf(c);
-      return { project, resource: resourceName(project, region, c.req.param('name')!) };
+      return {
+        project,
+        resource: regionalName({ project, region }, 'forwardingRules', c.req.param('name')!),
+      };
     },
   };
 }

@@ -11,6 +11,7 @@ import {
   WRITE_SCOPES,
 } from '../http/compute-call.js';
 import { listAnswer, listParams } from '../http/list-params.js';
+import { regionalCollectionName } from '../names/resource-names.js';
 
 /** Compute Engine's regional operations: get, wait, delete and list. */
 export function operationRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
@@ -74,7 +75,7 @@ export function operationRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
       return c.json(
         listAnswer(
           'compute#operationList',
-          `projects/${project}/regions/${region}/operations`,
+          regionalCollectionName({ project, region }, 'operations'),
           state.urls.operations(project, region),
           page,
         ),

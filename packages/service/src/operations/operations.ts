@@ -1,9 +1,10 @@
 import type { ListPage, ListRequest } from '@listkit/query';
 import type { EmulatorClock } from '../core/clock.js';
+import { resourceNotFound } from '../core/compute-refusals.js';
 import { newNumericId, newOperationName } from '../core/ids.js';
-import { isRefusal, Refusal } from '../core/refusal.js';
+import { isRefusal, type Refusal } from '../core/refusal.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
-import type { RegionRef } from '../names/resource-names.js';
+import { type RegionRef, regionalName } from '../names/resource-names.js';
 import { httpErrorMessageOf, type OperationFailure, type OperationJson } from './operation.js';
 import type { OperationPolicy } from './operation-policy.js';
 import type { NewOperation, OperationRecord, OperationStore } from './operation-store.js';
@@ -112,7 +113,7 @@ export class Operations {
       policy: init.policy ?? this.options.policy(),
       ...(init.failure ? { failure: init.failure } : {}),
     };
-    const requestId = init.requestId?.toLowerCase();
+    const { requestId } = init;
     const started: NewOperation = {
       operation,
       meta: { ...meta },
@@ -135,7 +136,7 @@ export class Operations {
    * counted as a read), or undefined.
    */
   async byRequestId(where: RegionRef, requestId: string): Promise<OperationJson | undefined> {
-    const record = await this.options.store.byRequestId(where, requestId.toLowerCase());
+    const record = await this.options.store.byRequestId(where, requestId);
     if (!record) return undefined;
     return operationAnswer((await this.advance(record, false)).operation);
   }
@@ -285,12 +286,9 @@ export class Operations {
   }
 }
 
-/** The domain error of an unknown operation, named as Compute Engine names it. */
+/** The refusal of an unknown operation, named as Compute Engine names it. */
 export function operationNotFound(where: RegionRef, name: string): Refusal {
-  return new Refusal(
-    'not_found',
-    `The resource 'projects/${where.project}/regions/${where.region}/operations/${name}' was not found`,
-  );
+  return resourceNotFound(regionalName(where, 'operations', name));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,6 @@
 // Stage 3: the rule's address (IPAddress, ipVersion) and its network, subnetwork and ipCollection.
-import { refuse } from '../../core/refusal.js';
+import { resourceNotFound } from '../../core/compute-refusals.js';
+import { regionalName } from '../../names/resource-names.js';
 import { canonicalAddress } from '../ip-addresses.js';
 import type { BodyReader } from './body-reader.js';
 import type { NameAndEnums } from './check-name-region-enums.js';
@@ -32,13 +33,13 @@ export function checkAddresses(r: BodyReader, known: NameAndEnums, dest: Destina
     if (address === undefined) {
       const ref = readReference(addressText, ctx.project);
       const named = RFC1035.test(addressText)
-        ? `projects/${ctx.project}/regions/${ctx.region}/addresses/${addressText}`
+        ? regionalName(ctx, 'addresses', addressText)
         : ref?.collection === 'addresses' && ref.scope !== 'zones'
           ? resourcePath(ref)
           : undefined;
       if (named !== undefined) {
         // The emulator holds no Address resources, so every reference is to a missing one.
-        throw refuse.notFound(`The resource '${named}' was not found`);
+        throw resourceNotFound(named);
       }
       throw invalid(
         'IPAddress',
