@@ -18,7 +18,7 @@ beforeAll(async () => {
   mkdirSync(cache, { recursive: true });
   module = join(cache, `data-dir-lock-${process.pid}.mjs`);
   await build({
-    entryPoints: [join(root, 'packages/service/src/store/data-dir-lock.ts')],
+    entryPoints: [join(root, 'packages/service/src/db/data-dir-lock.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -123,7 +123,7 @@ beforeAll(async () => {
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'), 'dir');
   // The PGlite store starts its worker thread from a file beside the module that starts it.
   copyFileSync(
-    join(root, 'packages/service/src/store/pglite-worker.js'),
+    join(root, 'packages/service/src/db/pglite-worker.js'),
     join(work, 'pglite-worker.js'),
   );
   if (examples.some((e) => e.lang === 'sh')) {

@@ -8,7 +8,7 @@ export default defineConfig({
     schema: 'src/schema.ts',
     // The PGlite thread is started by URL (pglite-thread.ts), so it must sit beside the chunks
     // as dist/pglite-worker.js, as it sits beside pglite-thread.ts in the sources.
-    'pglite-worker': 'src/store/pglite-worker.js',
+    'pglite-worker': 'src/db/pglite-worker.js',
   },
   format: ['esm'],
   dts: { entry: ['src/index.ts', 'src/cli.ts', 'src/serve-command.ts', 'src/schema.ts'] },

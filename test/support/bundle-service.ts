@@ -60,7 +60,7 @@ export async function bundleServiceModule(
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name}.mjs`);
   copyFileSync(
-    join(root, 'packages/service/src/store/pglite-worker.js'),
+    join(root, 'packages/service/src/db/pglite-worker.js'),
     join(dir, 'pglite-worker.js'),
   );
   await bundleFromSources(join(root, entry), file);

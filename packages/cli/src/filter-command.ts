@@ -6,6 +6,7 @@ import {
   formatExplanation,
   ListkitError,
   type OrderBy,
+  type PageTokenBinding,
   PageTokenCodec,
   parseOrderBy,
   type SchemaWarning,
@@ -50,13 +51,8 @@ export interface Io {
   error(line: string): void;
 }
 
-/** Runs one `listkit filter`; resolves with the exit status. */
-export async function runFilter(
-  filter: string,
-  files: string[],
-  options: FilterOptions,
-  io: Io,
-): Promise<number> {
+/** `--output count` counts every match: it takes no page. */
+function refuseCountedPages(options: FilterOptions): void {
   if (
     options.output === 'count' &&
     (options.pageSize !== undefined || options.pageToken !== undefined)
@@ -66,15 +62,14 @@ export async function runFilter(
       EXIT.usage,
     );
   }
-  const warn = (w: SchemaWarning) =>
-    io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
-  const inputs = files.length > 0 ? files : ['-'];
-  let choice: SchemaChoice | undefined = options.schema
-    ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
-    : undefined;
+}
 
-  // Page tokens are bound to the filter, the orderBy as written and the inputs, and opened
-  // before any input is read.
+/**
+ * The page-token binding and codec of a paged run, and the cursor of `--page-token`. Page tokens
+ * are bound to the filter, the orderBy as written and the inputs, and opened before any input is
+ * read.
+ */
+async function openPaging(filter: string, inputs: string[], options: FilterOptions) {
   const binding = {
     filter,
     orderBy: options.orderBy ?? '',
@@ -90,6 +85,25 @@ export async function runFilter(
             ? new CliError(`--page-token: ${error.message}`, EXIT.usage)
             : error;
         });
+  return { binding, paging, codec, cursorKey };
+}
+
+/** Runs one `listkit filter`; resolves with the exit status. */
+export async function runFilter(
+  filter: string,
+  files: string[],
+  options: FilterOptions,
+  io: Io,
+): Promise<number> {
+  refuseCountedPages(options);
+  const warn = (w: SchemaWarning) =>
+    io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
+  const inputs = files.length > 0 ? files : ['-'];
+  let choice: SchemaChoice | undefined = options.schema
+    ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
+    : undefined;
+
+  const { binding, paging, codec, cursorKey } = await openPaging(filter, inputs, options);
 
   let query: Query | undefined;
   let printed: string | undefined;
@@ -189,6 +203,18 @@ export async function runFilter(
     return EXIT.ok;
   }
 
+  await writeSelection(query, { codec, binding, count }, options, io);
+  return EXIT.ok;
+}
+
+/** Writes the page the selection kept, sealing a next-page token after its last item. */
+async function writeSelection(
+  query: Query | undefined,
+  run: { codec: PageTokenCodec | undefined; binding: PageTokenBinding; count: number },
+  options: FilterOptions,
+  io: Io,
+): Promise<void> {
+  const { codec, binding, count } = run;
   const { items, more } = query ? query.selection.result() : { items: [], more: false };
   let nextPageToken: string | undefined;
   if (more && items.length > 0) {
@@ -202,7 +228,6 @@ export async function runFilter(
     count,
     io,
   );
-  return EXIT.ok;
 }
 
 interface Query {

@@ -1,9 +1,9 @@
 import type { AuthConfig } from './auth/auth.js';
-import type { ForwardingRuleJson } from './compute/forwarding-rule.js';
-import type { OperationPolicy } from './compute/operation-policy.js';
-import type { OperationJson } from './compute/operations.js';
+import type { ForwardingRuleJson } from './forwarding-rules/forwarding-rule.js';
 import type { FaultRule } from './http/faults.js';
 import type { RequestRecord } from './http/request-log.js';
+import type { OperationPolicy } from './operations/operation-policy.js';
+import type { OperationJson } from './operations/operations.js';
 
 /**
  * What embedding code and tests may read and change on a running emulator, in process: the same

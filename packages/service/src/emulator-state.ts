@@ -1,13 +1,13 @@
 import type { PageTokenCodec } from '@listkit/query';
 import type { AuthConfig, Principal } from './auth/auth.js';
-import type { EmulatorClock } from './clock.js';
-import type { ComputeUrls } from './compute/compute-urls.js';
-import type { ForwardingRules } from './compute/forwarding-rules.js';
-import type { OperationPolicy } from './compute/operation-policy.js';
-import type { Operations } from './compute/operations.js';
+import type { EmulatorClock } from './core/clock.js';
+import type { ForwardingRules } from './forwarding-rules/forwarding-rules.js';
 import type { Faults } from './http/faults.js';
 import type { RequestLog } from './http/request-log.js';
-import type { Orders } from './publisher/orders.js';
+import type { ComputeUrls } from './names/compute-urls.js';
+import type { OperationPolicy } from './operations/operation-policy.js';
+import type { Operations } from './operations/operations.js';
+import type { Orders } from './orders/orders.js';
 import type { EmulatorStore } from './store/store.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { call } from '../../test-support/http-call.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
-import { call } from '../testing/http-call.js';
 import type { TokenGrant } from './auth.js';
 
 // Authentication, OAuth scopes and IAM permissions (spec §5), through the public HTTP interface.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EmulatorClock } from '../clock.js';
+import { EmulatorClock } from '../core/clock.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
 import type { RequestRecord } from '../http/request-log.js';
 import type { Seed } from './seed.js';

@@ -1,11 +1,11 @@
 import { parseDuration } from '@listkit/query';
 import type { Hono } from 'hono';
-import { CLOCK_MAX_EPOCH_MS, CLOCK_MIN_EPOCH_MS, isClockTime } from '../clock.js';
-import { parseOperationPolicy } from '../compute/operation-policy.js';
+import { CLOCK_MAX_EPOCH_MS, CLOCK_MIN_EPOCH_MS, isClockTime } from '../core/clock.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { errors } from '../http/api-error.js';
 import { readJsonBody } from '../http/body.js';
 import { parseFaultRule } from '../http/faults.js';
+import { parseOperationPolicy } from '../operations/operation-policy.js';
 import { type Seed, seedState } from './seed.js';
 import { saveSettings } from './settings.js';
 

@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { call as callEmulator } from '../../test-support/http-call.js';
 import type { AuthConfig } from '../auth/auth.js';
 import { createEmulator, type Emulator } from '../emulator.js';
 import { hostAllowed, isLoopback } from '../http/host-check.js';
-import { call as callEmulator } from '../testing/http-call.js';
 
 // Who may use the control plane (/_listkit), and from where, through HTTP.
 

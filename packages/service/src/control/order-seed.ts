@@ -1,7 +1,7 @@
-import { previewText, previewValue } from '../compute/value-preview.js';
+import { isRfc3339 } from '../core/rfc3339.js';
+import { previewText, previewValue } from '../core/value-preview.js';
 import { errors } from '../http/api-error.js';
-import type { OrderSeed } from '../publisher/order.js';
-import { isRfc3339 } from '../rfc3339.js';
+import type { OrderSeed } from '../orders/order.js';
 
 /**
  * The longest text an order seed field may hold. Play publishes no limits for order ids or

@@ -1,10 +1,11 @@
-import type { ForwardingRuleJson } from '../compute/forwarding-rule.js';
-import { checkSeededForwardingRule } from '../compute/forwarding-rule-validation.js';
-import { previewText } from '../compute/value-preview.js';
+import { Refusal } from '../core/refusal.js';
+import { previewText } from '../core/value-preview.js';
 import type { EmulatorState } from '../emulator-state.js';
+import type { ForwardingRuleJson } from '../forwarding-rules/forwarding-rule.js';
+import { checkSeededForwardingRule } from '../forwarding-rules/forwarding-rule-validation.js';
 import { ApiError, errors } from '../http/api-error.js';
 import { checkBodyText } from '../http/request-text.js';
-import type { OrderSeed } from '../publisher/order.js';
+import type { OrderSeed } from '../orders/order.js';
 import { checkOrderSeed } from './order-seed.js';
 
 /**
@@ -60,7 +61,7 @@ function checkRuleEntry(entry: unknown, index: number): Required<Seed>['forwardi
   try {
     return { project, region, rule: checkSeededForwardingRule(rule) };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof Refusal || error instanceof ApiError)) throw error;
     throw errors.badRequest(
       `seed.forwardingRules[${index}] (${previewText(`${project}/${region}/${name}`)}): ${error.message}`,
     );

@@ -1,6 +1,6 @@
-import type { OperationPolicy } from '../compute/operation-policy.js';
 import type { EmulatorState } from '../emulator-state.js';
 import type { FaultRule } from '../http/faults.js';
+import type { OperationPolicy } from '../operations/operation-policy.js';
 
 /** The emulator's settings as the store keeps them (`emulator_settings`, key `settings`). */
 interface StoredSettings {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { call } from '../../test-support/http-call.js';
 import type { Seed } from '../control/seed.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
-import { call } from '../testing/http-call.js';
 
 // HTTP details of the Compute routes: query parameters, bodies, error envelopes, list shape,
 // requestId and the base URL, through the public HTTP interface.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { call } from '../../test-support/http-call.js';
 import { createEmulator } from '../emulator.js';
-import { call } from '../testing/http-call.js';
 import { REQUEST_LOG_LIMITS, RequestLog, type RequestRecord } from './request-log.js';
 
 const record = (path: string, query = ''): RequestRecord => ({

@@ -1,12 +1,16 @@
-export { LOCK_FILE, lockDataDirectory } from './data-dir-lock.js';
+export {
+  isRefusal as isStoreError,
+  Refusal as StoreError,
+  type RefusalCode as StoreErrorCode,
+} from '../core/refusal.js';
+export { LOCK_FILE, lockDataDirectory } from '../db/data-dir-lock.js';
+export { openPgliteDatabase, type PgliteDatabaseOptions } from '../db/pglite-database.js';
+export { openPostgresDatabase, type PostgresDatabaseOptions } from '../db/postgres-database.js';
+export type { SqlDatabase, SqlSession, TransactionSettings } from '../db/sql-database.js';
+export { isStatementTimeout, StatementTimeoutError } from '../db/statement-timeout.js';
+export { regionCheckFor } from '../forwarding-rules/region-check.js';
 export { type MemoryStoreOptions, openMemoryStore } from './memory-store.js';
 export { migrate, SCHEMA_VERSION } from './migrations.js';
 export { openStore, type StoreLocation } from './open-store.js';
-export { openPgliteDatabase, type PgliteDatabaseOptions } from './pglite-database.js';
-export { openPostgresDatabase, type PostgresDatabaseOptions } from './postgres-database.js';
-export { regionCheckFor } from './region-check.js';
-export type { SqlDatabase, SqlSession, TransactionSettings } from './sql-database.js';
 export { openSqlStore, type SqlStoreOptions } from './sql-store.js';
-export { isStatementTimeout, StatementTimeoutError } from './statement-timeout.js';
 export * from './store.js';
-export { isStoreError, StoreError, type StoreErrorCode } from './store-error.js';

@@ -1,7 +1,7 @@
 import type { PageTokenCodec } from '@listkit/query';
+import { openPgliteDatabase } from '../db/pglite-database.js';
+import { openPostgresDatabase } from '../db/postgres-database.js';
 import { openMemoryStore } from './memory-store.js';
-import { openPgliteDatabase } from './pglite-database.js';
-import { openPostgresDatabase } from './postgres-database.js';
 import { openSqlStore } from './sql-store.js';
 import type { EmulatorStore } from './store.js';
 
