@@ -11,8 +11,13 @@ import { EmulatorClock } from './core/clock.js';
 import type { EmulatorControls } from './emulator-controls.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { forwardingRuleRoutes } from './forwarding-rules/forwarding-rule-routes.js';
-import { forwardingRuleUpdateRoutes } from './forwarding-rules/forwarding-rule-update-routes.js';
+import {
+  aggregatedRuleRoutes,
+  forwardingRuleUpdateRoutes,
+} from './forwarding-rules/forwarding-rule-update-routes.js';
 import { ForwardingRules } from './forwarding-rules/forwarding-rules.js';
+import { checkGlobalTargetAndBackend } from './global-forwarding-rules/check-global-target.js';
+import { globalForwardingRuleRoutes } from './global-forwarding-rules/global-forwarding-rule-routes.js';
 import { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { type CompressionOptions, gzipResponses } from './http/compression.js';
@@ -145,7 +150,8 @@ function storeLocation(options: EmulatorOptions): StoreLocation {
 }
 
 /**
- * Creates an emulator of Compute Engine regional forwarding rules (and their operations) and of
+ * Creates an emulator of Compute Engine forwarding rules, regional and global (and their
+ * operations), and of
  * Android Publisher order refunds, that real Google clients can talk to. It keeps its state in
  * memory, or in PGlite (`dataDir`) or PostgreSQL (`database`), where it outlives the process.
  *
@@ -196,6 +202,14 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     urls,
     pageTokens,
     forwardingRules: new ForwardingRules({ store: store.rules, operations, clock, urls }),
+    // The same store and domain; the global scope's own create rules for targets.
+    globalForwardingRules: new ForwardingRules({
+      store: store.rules,
+      operations,
+      clock,
+      urls,
+      destination: checkGlobalTargetAndBackend,
+    }),
     operations,
     orders: new Orders(store.orders, clock),
     faults: new Faults(),
@@ -276,6 +290,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   forwardingRuleRoutes(app, state);
   operationRoutes(app, state);
   forwardingRuleUpdateRoutes(app, state);
+  aggregatedRuleRoutes(app, state);
+  globalForwardingRuleRoutes(app, state);
   publisherRoutes(app, state);
   controlRoutes(app, state, reset);
   try {

@@ -3,38 +3,48 @@ import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import {
-  onRegion,
-  onRule,
-  READ_SCOPES,
-  REGIONAL,
-  regionOf,
-  ruleTarget,
-  WRITE_SCOPES,
-} from '../http/compute-call.js';
+import { READ_SCOPES, WRITE_SCOPES } from '../http/compute-call.js';
 import { JSON_CONTENT_TYPE } from '../http/json-content-type.js';
 import { listPageBytes } from '../http/list-page-bytes.js';
 import { listParams } from '../http/list-params.js';
 import { PageBufferPool } from '../http/page-buffer-pool.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
+import { scopedName, scopeParent } from '../names/scopes.js';
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
-import { resourceName } from './forwarding-rules.js';
 import { requireReferencePermissions } from './reference-permissions.js';
+import {
+  onScope,
+  onScopedRule,
+  REGIONAL_RULES,
+  type RuleRoutesScope,
+  scopedRuleTarget,
+} from './rule-routes-scope.js';
 
 /** @hono/node-server's response binding (`c.env.outgoing`), as far as the buffer pool needs it. */
 type OutgoingBinding = Parameters<PageBufferPool['take']>[1];
 
-/** Compute Engine's regional forwarding rules: insert, list, get and delete. */
-export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
+/**
+ * Compute Engine's forwarding rules of one scope (regional by default, or global): insert, list,
+ * get and delete.
+ */
+export function forwardingRuleRoutes(
+  app: Hono<EmulatorEnv>,
+  state: EmulatorState,
+  scope: RuleRoutesScope = REGIONAL_RULES,
+): void {
   const pageBuffers = new PageBufferPool();
+  const { path, resource } = scope;
+  const rules = scope.rules(state);
+  const target = scopedRuleTarget(scope);
 
   app.post(
-    `${REGIONAL}/forwardingRules`,
-    apiCall(state, { method: 'compute.forwardingRules.insert', scopes: WRITE_SCOPES }),
+    `${path}/forwardingRules`,
+    apiCall(state, { method: `${resource}.insert`, scopes: WRITE_SCOPES }),
     async (c) => {
       const principal = c.var.caller;
-      const { project, region } = regionOf(c);
+      const where = scope.scopeOf(c);
+      const { project } = where;
       const requestId = requestIdParam(queryParam(c, 'requestId'));
       const body = await readJsonBody(c.req.raw, 'resource', state.bodyLimit);
       const name =
@@ -45,12 +55,10 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
       requirePermission(
         principal,
         project,
-        'compute.forwardingRules.create',
-        resourceName(project, region, name),
+        `${resource}.create`,
+        scopedName(where, 'forwardingRules', name),
       );
-      const earlier = requestId
-        ? await state.operations.byRequestId({ project, region }, requestId)
-        : undefined;
+      const earlier = requestId ? await state.operations.byRequestId(where, requestId) : undefined;
       if (earlier) return c.json(earlier); // a retry: the original operation, nothing created
       if (typeof body === 'object' && body !== null) {
         requireReferencePermissions(principal, project, body as Record<string, unknown>);
@@ -58,7 +66,7 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
       // The store decides between concurrent inserts of one name or requestId (one rule, the
       // others 409 or the original operation), and answers once the write committed.
       return c.json(
-        await state.forwardingRules.insert({ project, region }, body, {
+        await rules.insert(where, body, {
           principal,
           operationType: 'insert',
           requestId,
@@ -68,21 +76,19 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
   );
 
   app.get(
-    `${REGIONAL}/forwardingRules`,
+    `${path}/forwardingRules`,
     apiCall(state, {
-      method: 'compute.forwardingRules.list',
+      method: `${resource}.list`,
       scopes: READ_SCOPES,
-      permission: onRegion('compute.forwardingRules.list'),
+      permission: onScope(scope, `${resource}.list`),
     }),
     async (c) => {
-      const { project, region } = regionOf(c);
-      const page = await state.forwardingRules.list(
-        { project, region },
-        { ...listParams(c), context: { project } },
-      );
+      const where = scope.scopeOf(c);
+      const { project, region } = where;
+      const page = await rules.list(where, { ...listParams(c), context: { project } });
       const body = listPageBytes(
         'compute#forwardingRuleList',
-        `projects/${project}/regions/${region}/forwardingRules`,
+        `${scopeParent(where)}/forwardingRules`,
         state.urls.forwardingRules(project, region),
         page,
         ruleJsonBytes,
@@ -95,25 +101,28 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
   );
 
   app.get(
-    `${REGIONAL}/forwardingRules/:name`,
+    `${path}/forwardingRules/:name`,
     apiCall(state, {
-      method: 'compute.forwardingRules.get',
+      method: `${resource}.get`,
       scopes: READ_SCOPES,
-      permission: onRule('compute.forwardingRules.get'),
-      target: ruleTarget,
+      permission: onScopedRule(scope, `${resource}.get`),
+      target,
     }),
-    async (c) => c.json(await state.forwardingRules.get(regionOf(c), c.req.param('name'))),
+    async (c) => c.json(await rules.get(scope.scopeOf(c), c.req.param('name'))),
   );
 
   app.delete(
-    `${REGIONAL}/forwardingRules/:name`,
+    `${path}/forwardingRules/:name`,
     apiCall(state, {
-      method: 'compute.forwardingRules.delete',
+      method: `${resource}.delete`,
       scopes: WRITE_SCOPES,
-      permission: onRule('compute.forwardingRules.delete'),
-      target: ruleTarget,
+      permission: onScopedRule(scope, `${resource}.delete`),
+      target,
     }),
-    async (c) =>
-      c.json(await state.forwardingRules.delete(regionOf(c), c.req.param('name'), c.var.caller)),
+    async (c) => {
+      const requestId = requestIdParam(queryParam(c, 'requestId'));
+      const where = scope.scopeOf(c);
+      return c.json(await rules.delete(where, c.req.param('name'), c.var.caller, requestId));
+    },
   );
 }

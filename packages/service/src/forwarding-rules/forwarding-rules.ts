@@ -4,16 +4,18 @@ import type { EmulatorClock } from '../core/clock.js';
 import { newNumericId } from '../core/ids.js';
 import { StoreError } from '../core/store-error.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
+import { type ScopeRef, scopedName } from '../names/scopes.js';
 import {
   type OperationJson,
   type OperationStart,
   type Operations,
   operationAnswer,
 } from '../operations/operations.js';
-import type { ForwardingRuleStore, RegionRef, WriteResult } from '../store/store.js';
+import type { ForwardingRuleStore, WriteResult } from '../store/store.js';
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
-import { prepareForwardingRule } from './forwarding-rule-validation.js';
+import { checkPatchedRule } from './forwarding-rule-update.js';
+import { type DestinationStage, prepareForwardingRule } from './forwarding-rule-validation.js';
 import { allocationFor, changeCheckFor, regionCheckFor } from './region-check.js';
 
 /** Options of {@link ForwardingRules}. */
@@ -22,6 +24,11 @@ export interface ForwardingRulesOptions {
   operations: Operations;
   clock: EmulatorClock;
   urls: ComputeUrls;
+  /**
+   * Stage 2 of create (target and backend service, by the scope's rules): the regional one
+   * unless given. Global rules give theirs; every other rule is shared.
+   */
+  destination?: DestinationStage;
 }
 
 /** How a change of a rule is recorded: who, which operation type, and its requestId. */
@@ -44,7 +51,7 @@ export class ForwardingRules {
   constructor(private readonly options: ForwardingRulesOptions) {}
 
   /** The rule, or `not_found` in Compute Engine's words. */
-  async get(where: RegionRef, name: string): Promise<ForwardingRuleJson> {
+  async get(where: ScopeRef, name: string): Promise<ForwardingRuleJson> {
     const rule = await this.options.store.get(where, name);
     if (!rule) throw ruleNotFound(where, name);
     return rule;
@@ -54,11 +61,11 @@ export class ForwardingRules {
    * Validates and stores a new rule with its `insert` operation, and answers the operation. A
    * retry with a requestId seen before answers the original operation and creates nothing.
    */
-  async insert(where: RegionRef, body: unknown, change: RuleChange): Promise<OperationJson> {
+  async insert(where: ScopeRef, body: unknown, change: RuleChange): Promise<OperationJson> {
     const { urls } = this.options;
     // The clash rule and allocation read the region: they run inside the serialised write, on
     // the rules at the new rule's address only.
-    const prepared = prepareForwardingRule(body, { ...where, urls });
+    const prepared = prepareForwardingRule(body, { ...where, urls }, this.options.destination);
     const rule = this.withServerFields(where, prepared);
     const result = await this.options.store.insert(where, rule, {
       ...this.recorded(where, change),
@@ -72,7 +79,7 @@ export class ForwardingRules {
    * server sets; fields already present, such as `creationTimestamp`, are kept. A rule of the same
    * name is replaced.
    */
-  async seed(where: RegionRef, fields: ForwardingRuleJson): Promise<void> {
+  async seed(where: ScopeRef, fields: ForwardingRuleJson): Promise<void> {
     const rule = this.withServerFields(where, fields);
     // Seeds are not clash-checked (they load a known state); one without an address gets one.
     await this.options.store.put(where, rule, allocationFor(rule, withFingerprints));
@@ -86,7 +93,7 @@ export class ForwardingRules {
    * `condition_failed`.
    */
   async update(
-    where: RegionRef,
+    where: ScopeRef,
     name: string,
     apply: (current: ForwardingRuleJson) => ForwardingRuleJson,
     change: RuleChange & {
@@ -108,19 +115,43 @@ export class ForwardingRules {
     return this.answered(result);
   }
 
-  /** Removes a rule and answers its `delete` operation. */
-  async delete(where: RegionRef, name: string, principal: Principal): Promise<OperationJson> {
+  /**
+   * Checks a changed rule (patch, setTarget) against the create rules of its scope, beside the
+   * scope's other rules at its address (`sameAddress`); throws to refuse the change.
+   */
+  checkChange(
+    where: ScopeRef,
+    rule: ForwardingRuleJson,
+    sameAddress: readonly ForwardingRuleJson[],
+  ): void {
+    checkPatchedRule(
+      rule,
+      { ...where, urls: this.options.urls, sameAddress },
+      this.options.destination,
+    );
+  }
+
+  /**
+   * Removes a rule and answers its `delete` operation; a retry with a requestId seen before
+   * answers the original operation.
+   */
+  async delete(
+    where: ScopeRef,
+    name: string,
+    principal: Principal,
+    requestId?: string,
+  ): Promise<OperationJson> {
     const result = await this.options.store.delete(
       where,
       name,
-      this.recorded(where, { principal, operationType: 'delete' }),
+      this.recorded(where, { principal, operationType: 'delete', requestId }),
     );
     return this.answered(result);
   }
 
   /** One page of a list call in a project and region. */
   list(
-    where: RegionRef,
+    where: ScopeRef,
     request: Omit<ListRequest, 'parent'>,
   ): Promise<ListPage<ForwardingRuleJson>> {
     return this.options.store.list(where, request);
@@ -134,13 +165,13 @@ export class ForwardingRules {
     return this.options.store.listAggregated(project, request);
   }
 
-  /** Every rule of every region, for the control plane. */
-  all(): Promise<{ project: string; region: string; rule: ForwardingRuleJson }[]> {
+  /** Every rule of every scope (no `region`: a global rule), for the control plane. */
+  all(): Promise<{ project: string; region?: string; rule: ForwardingRuleJson }[]> {
     return this.options.store.all();
   }
 
   /** The operation recorded with a write, built from the rule written. */
-  private recorded(where: RegionRef, change: RuleChange) {
+  private recorded(where: ScopeRef, change: RuleChange) {
     const requestId = change.requestId?.toLowerCase();
     return {
       ...(requestId ? { requestId } : {}),
@@ -169,18 +200,26 @@ export class ForwardingRules {
     return operationAnswer(result.operation.operation);
   }
 
-  /** The rule with what the server sets: kind, id, creation time, region and links. */
-  private withServerFields(where: RegionRef, fields: ForwardingRuleJson): ForwardingRuleJson {
+  /**
+   * The rule with what the server sets: kind, id, creation time, region and links. A global rule
+   * has no `region`, and no `selfLinkWithId` either: the real API's answers carry none (recorded
+   * by Config Connector, docs/decisions.md).
+   */
+  private withServerFields(where: ScopeRef, fields: ForwardingRuleJson): ForwardingRuleJson {
     const { urls, clock } = this.options;
     const id = typeof fields.id === 'string' ? fields.id : newNumericId();
+    const { region: _region, selfLinkWithId: _withId, ...given } = fields;
+    const regional = where.region === undefined ? undefined : where.region;
     return withFingerprints({
       kind: 'compute#forwardingRule',
       id,
       creationTimestamp: clock.iso(),
-      ...fields,
-      region: urls.region(where.project, where.region),
+      ...given,
+      ...(regional === undefined ? {} : { region: urls.region(where.project, regional) }),
       selfLink: urls.forwardingRule(where.project, where.region, fields.name),
-      selfLinkWithId: urls.forwardingRule(where.project, where.region, id),
+      ...(regional === undefined
+        ? {}
+        : { selfLinkWithId: urls.forwardingRule(where.project, regional, id) }),
     });
   }
 }
@@ -197,12 +236,15 @@ function withFingerprints(rule: ForwardingRuleJson): ForwardingRuleJson {
 }
 
 /** The domain error of an unknown forwarding rule, named as Compute Engine names it. */
-export const ruleNotFound = (where: RegionRef, name: string) =>
+export const ruleNotFound = (where: ScopeRef, name: string) =>
   new StoreError(
     'not_found',
     `The resource '${resourceName(where.project, where.region, name)}' was not found`,
   );
 
-/** `projects/p/regions/r/forwardingRules/name`, as Compute Engine names resources in errors. */
-export const resourceName = (project: string, region: string, name: string) =>
-  `projects/${project}/regions/${region}/forwardingRules/${name}`;
+/**
+ * `projects/p/regions/r/forwardingRules/name` (or `projects/p/global/forwardingRules/name` when
+ * `region` is undefined), as Compute Engine names resources in errors.
+ */
+export const resourceName = (project: string, region: string | undefined, name: string) =>
+  scopedName({ project, region }, 'forwardingRules', name);

@@ -7,6 +7,7 @@ import {
   regionRuleCollection,
 } from '../forwarding-rules/forwarding-rule-collection.js';
 import { RegionAddresses } from '../forwarding-rules/region-addresses.js';
+import { type ScopeRef, scopeOf } from '../names/scopes.js';
 import { operationSchema } from '../operations/operation-schema.js';
 import type { OperationJson } from '../operations/operations.js';
 import type { OrderState } from '../orders/order.js';
@@ -16,7 +17,6 @@ import {
   type NewOperation,
   type OperationRecord,
   type RegionCheck,
-  type RegionRef,
   type RuleWrite,
   regionParent,
   tokenParent,
@@ -74,7 +74,7 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
     }
     return collection;
   };
-  const rulesIn = (parent: RegionRef) =>
+  const rulesIn = (parent: ScopeRef) =>
     collectionOf(regions, regionParent(parent), () => regionRuleCollection(pageTokens));
   const aggregate = (project: string) =>
     collectionOf(projects, project, () => aggregatedRuleCollection(pageTokens));
@@ -84,7 +84,7 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
       parent,
       () => new Collection<OperationJson>(operationSchema, { pageTokens }),
     );
-  const addressesIn = (parent: RegionRef) => {
+  const addressesIn = (parent: ScopeRef) => {
     const key = regionParent(parent);
     let region = addresses.get(key);
     if (!region) {
@@ -93,13 +93,13 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
     }
     return region;
   };
-  const operationKey = (parent: RegionRef, name: string) => `${regionParent(parent)}/${name}`;
-  const requestKey = (parent: RegionRef, requestId: string) =>
+  const operationKey = (parent: ScopeRef, name: string) => `${regionParent(parent)}/${name}`;
+  const requestKey = (parent: ScopeRef, requestId: string) =>
     `${regionParent(parent)}\u0000${requestId}`;
 
   const copy = <T>(value: T): T => structuredClone(value);
 
-  const putOperation = (parent: RegionRef, added: NewOperation, version: number) => {
+  const putOperation = (parent: ScopeRef, added: NewOperation, version: number) => {
     const record: OperationRecord = { ...copy(added), ...parent, version };
     const key = operationKey(parent, record.operation.name);
     operations.set(key, record);
@@ -121,18 +121,18 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
     operationsIn(regionParent(record)).delete(record.operation.name);
     if (record.requestId) requestIds.delete(requestKey(record, record.requestId));
   };
-  const replay = (parent: RegionRef, requestId: string | undefined): WriteResult | undefined => {
+  const replay = (parent: ScopeRef, requestId: string | undefined): WriteResult | undefined => {
     if (!requestId) return undefined;
     const name = requestIds.get(requestKey(parent, requestId));
     const record = name ? operations.get(operationKey(parent, name)) : undefined;
     return record ? { operation: copy(record), replayed: true } : undefined;
   };
-  const written = (parent: RegionRef, rule: ForwardingRuleJson, write: RuleWrite): WriteResult => ({
+  const written = (parent: ScopeRef, rule: ForwardingRuleJson, write: RuleWrite): WriteResult => ({
     operation: putOperation(parent, write.operation(rule), 1),
     replayed: false,
     rule: copy(rule),
   });
-  const saveRule = (parent: RegionRef, rule: ForwardingRuleJson) => {
+  const saveRule = (parent: ScopeRef, rule: ForwardingRuleJson) => {
     const stored = copy(rule);
     const region = rulesIn(parent);
     const replaced = region.get(rule.name);
@@ -141,7 +141,7 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
     region.put(stored);
     aggregate(parent.project).put(stored);
   };
-  const alreadyExists = (parent: RegionRef, name: string) =>
+  const alreadyExists = (parent: ScopeRef, name: string) =>
     new StoreError(
       'already_exists',
       `The resource '${regionParent(parent)}/forwardingRules/${name}' already exists`,
@@ -150,7 +150,7 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
    * Runs a write's RegionCheck: the address first, then the check over the rules at it. Callers
    * decide about the name before (a 409 takes no address).
    */
-  const checked = (parent: RegionRef, rule: ForwardingRuleJson, check: RegionCheck | undefined) => {
+  const checked = (parent: ScopeRef, rule: ForwardingRuleJson, check: RegionCheck | undefined) => {
     if (!check) return rule;
     const region = addressesIn(parent);
     let candidate = rule;
@@ -162,7 +162,7 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
       address === undefined ? [] : region.rulesAt(address).filter((r) => r.name !== rule.name);
     return check.check(candidate, sameAddress);
   };
-  const notFound = (parent: RegionRef, name: string) =>
+  const notFound = (parent: ScopeRef, name: string) =>
     new StoreError(
       'not_found',
       `The resource '${regionParent(parent)}/forwardingRules/${name}' was not found`,
@@ -224,8 +224,8 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
         aggregate(project).list({ ...request, parent: aggregatedTokenParent(project) }),
       all: async () =>
         [...regions].flatMap(([parent, collection]) => {
-          const [, project, , region] = parent.split('/') as [string, string, string, string];
-          return collection.values().map((rule) => ({ project, region, rule: copy(rule) }));
+          const scope = scopeOf(parent);
+          return collection.values().map((rule) => ({ ...scope, rule: copy(rule) }));
         }),
     },
     operations: {

@@ -8,6 +8,7 @@ import { clashAddressOf } from '../forwarding-rules/create/clash-rule.js';
 import type { ForwardingRuleJson } from '../forwarding-rules/forwarding-rule.js';
 import { parseStoredRule } from '../forwarding-rules/forwarding-rule-collection.js';
 import { releaseAddress, takeFreeAddress } from '../forwarding-rules/sql-address-pool.js';
+import { type ScopeRef, scopeOf } from '../names/scopes.js';
 import type { OrderState } from '../orders/order.js';
 import { migrate } from './migrations.js';
 import { aggregatedRulesTable, operationsTable, placeholders, rulesTable } from './sql-tables.js';
@@ -17,7 +18,6 @@ import {
   type NewOperation,
   type OperationRecord,
   type RegionCheck,
-  type RegionRef,
   type RuleWrite,
   regionParent,
   type StoreListRequest,
@@ -126,7 +126,7 @@ export async function openSqlStore(
     );
 
   const ruleWrite = async (
-    parent: RegionRef,
+    parent: ScopeRef,
     write: RuleWrite,
     body: (session: SqlSession) => Promise<ForwardingRuleJson>,
   ): Promise<WriteResult> =>
@@ -148,7 +148,7 @@ export async function openSqlStore(
    */
   const checked = async (
     session: SqlSession,
-    parent: RegionRef,
+    parent: ScopeRef,
     rule: ForwardingRuleJson,
     check: RegionCheck | undefined,
   ): Promise<ForwardingRuleJson> => {
@@ -176,12 +176,12 @@ WHERE parent = $1 AND address_key = $2 AND "name" <> $3`,
           ).map((r) => JSON.parse(r.resource) as ForwardingRuleJson);
     return check.check(candidate, sameAddress);
   };
-  const ruleExists = (parent: RegionRef, name: string) =>
+  const ruleExists = (parent: ScopeRef, name: string) =>
     new StoreError(
       'already_exists',
       `The resource '${regionParent(parent)}/forwardingRules/${name}' already exists`,
     );
-  const ruleMissing = (parent: RegionRef, name: string) =>
+  const ruleMissing = (parent: ScopeRef, name: string) =>
     new StoreError(
       'not_found',
       `The resource '${regionParent(parent)}/forwardingRules/${name}' was not found`,
@@ -504,7 +504,7 @@ ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
  * database): the clash rule and address allocation read the region, and a requestId retry must
  * see the original's operation.
  */
-async function lockRegion(session: SqlSession, parent: RegionRef): Promise<void> {
+async function lockRegion(session: SqlSession, parent: ScopeRef): Promise<void> {
   await session.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
     regionParent(parent),
   ]);
@@ -516,7 +516,7 @@ async function lockRegion(session: SqlSession, parent: RegionRef): Promise<void>
  */
 async function deleteRule(
   session: SqlSession,
-  parent: RegionRef,
+  parent: ScopeRef,
   name: string,
 ): Promise<ForwardingRuleJson | undefined> {
   const deleted = await session.query<{
@@ -538,7 +538,7 @@ RETURNING ${rulesTable.document}::text AS resource, pool_kind, pool_index`,
 
 async function insertOperation(
   session: SqlSession,
-  parent: RegionRef,
+  parent: ScopeRef,
   added: NewOperation,
 ): Promise<OperationRecord> {
   const row = operationsTable.row(added.operation);
@@ -560,7 +560,7 @@ VALUES (${placeholders(values.length)})`,
 
 async function operationByRequestId(
   session: SqlSession,
-  parent: RegionRef,
+  parent: ScopeRef,
   requestId: string,
 ): Promise<OperationRecord | undefined> {
   const rows = await session.query<OperationRow>(
@@ -581,8 +581,5 @@ function operationRecord(row: OperationRow): OperationRecord {
   };
 }
 
-/** `projects/p/regions/r` → `{ project: 'p', region: 'r' }`. */
-function refOf(parent: string): RegionRef {
-  const [, project = '', , region = ''] = parent.split('/');
-  return { project, region };
-}
+/** `projects/p/regions/r` → `{ project: 'p', region: 'r' }`; `projects/p/global` → `{ project: 'p' }`. */
+const refOf = (parent: string): ScopeRef => scopeOf(parent);

@@ -1,6 +1,7 @@
 import type { ListPage, ListRequest } from '@listkit/query';
 import type { AddressPoolKind } from '../forwarding-rules/address-pool.js';
 import type { ForwardingRuleJson } from '../forwarding-rules/forwarding-rule.js';
+import { type ScopeRef, scopeParent } from '../names/scopes.js';
 import type { OperationJson } from '../operations/operations.js';
 import type { OrderState } from '../orders/order.js';
 
@@ -59,7 +60,7 @@ export interface NewOperation {
  * if (record) await store.operations.update({ ...record, operation: { ...record.operation, status: 'DONE' } });
  * ```
  */
-export interface OperationRecord extends NewOperation, RegionRef {
+export interface OperationRecord extends NewOperation, ScopeRef {
   readonly version: number;
 }
 
@@ -136,17 +137,17 @@ export interface ForwardingRuleStore {
    * `already_exists`.
    */
   insert(
-    parent: RegionRef,
+    parent: ScopeRef,
     rule: ForwardingRuleJson,
     write: RuleWrite & { check?: RegionCheck },
   ): Promise<WriteResult>;
-  get(parent: RegionRef, name: string): Promise<ForwardingRuleJson | undefined>;
+  get(parent: ScopeRef, name: string): Promise<ForwardingRuleJson | undefined>;
   /**
    * Replaces a rule only if its stored `fingerprint` is `expectedFingerprint` (else
    * `condition_failed`; `not_found` when there is no rule of that name).
    */
   update(
-    parent: RegionRef,
+    parent: ScopeRef,
     rule: ForwardingRuleJson,
     write: RuleWrite & { expectedFingerprint: string; check?: RegionCheck },
   ): Promise<WriteResult>;
@@ -155,15 +156,15 @@ export interface ForwardingRuleStore {
    * whose address is given up first. `check` runs as for an insert, while the region's writes
    * are serialised (the seed's address allocation).
    */
-  put(parent: RegionRef, rule: ForwardingRuleJson, check?: RegionCheck): Promise<void>;
+  put(parent: ScopeRef, rule: ForwardingRuleJson, check?: RegionCheck): Promise<void>;
   /** Removes a rule (`not_found` when there is none). */
-  delete(parent: RegionRef, name: string, write: RuleWrite): Promise<WriteResult>;
+  delete(parent: ScopeRef, name: string, write: RuleWrite): Promise<WriteResult>;
   /** One page of a region's rules: filter, orderBy and page token as AIP-160/158 define them. */
-  list(parent: RegionRef, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>>;
+  list(parent: ScopeRef, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>>;
   /** One page of every region of a project, keyed (and by default ordered) by selfLink. */
   listAggregated(project: string, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>>;
   /** Every rule, for the control plane. */
-  all(): Promise<(RegionRef & { rule: ForwardingRuleJson })[]>;
+  all(): Promise<(ScopeRef & { rule: ForwardingRuleJson })[]>;
 }
 
 /**
@@ -177,19 +178,19 @@ export interface ForwardingRuleStore {
  */
 export interface OperationStore {
   /** Records an operation (one not tied to a rule write). */
-  insert(parent: RegionRef, operation: NewOperation): Promise<OperationRecord>;
-  get(parent: RegionRef, name: string): Promise<OperationRecord | undefined>;
-  byRequestId(parent: RegionRef, requestId: string): Promise<OperationRecord | undefined>;
+  insert(parent: ScopeRef, operation: NewOperation): Promise<OperationRecord>;
+  get(parent: ScopeRef, name: string): Promise<OperationRecord | undefined>;
+  byRequestId(parent: ScopeRef, requestId: string): Promise<OperationRecord | undefined>;
   /**
    * Stores a changed operation only if its version is still `record.version` (else
    * `condition_failed`, or `not_found` once deleted). Returns the stored record.
    */
   update(record: OperationRecord): Promise<OperationRecord>;
   /** Forgets an operation; false when there was none. */
-  delete(parent: RegionRef, name: string): Promise<boolean>;
+  delete(parent: ScopeRef, name: string): Promise<boolean>;
   /** The operations of a region not yet DONE (time may complete them). */
-  running(parent: RegionRef): Promise<OperationRecord[]>;
-  list(parent: RegionRef, request: StoreListRequest): Promise<ListPage<OperationJson>>;
+  running(parent: ScopeRef): Promise<OperationRecord[]>;
+  list(parent: ScopeRef, request: StoreListRequest): Promise<ListPage<OperationJson>>;
   /**
    * Drops DONE operations completed before `doneBefore`, then the oldest completed beyond
    * `keep`, then (when `keepRunning` is given) the oldest still running beyond `keepRunning`.
@@ -264,15 +265,16 @@ export interface EmulatorStore {
 }
 
 /**
- * `projects/p/regions/r`, as list bindings and keys name a region.
+ * `projects/p/regions/r`, as list bindings and keys name a region; `projects/p/global` for the
+ * global scope (no region), whose rules and operations the same stores keep.
  *
  * @example
  * ```ts
  * regionParent({ project: 'p', region: 'us-east1' }); // 'projects/p/regions/us-east1'
+ * regionParent({ project: 'p' }); // 'projects/p/global'
  * ```
  */
-export const regionParent = (parent: RegionRef) =>
-  `projects/${parent.project}/regions/${parent.region}`;
+export const regionParent = (parent: ScopeRef) => scopeParent(parent);
 
 /**
  * The parent bound into a list's page tokens: the collection, not only its region, so that a
@@ -283,8 +285,8 @@ export const regionParent = (parent: RegionRef) =>
  * tokenParent({ project: 'p', region: 'r' }, 'operations'); // 'projects/p/regions/r/operations'
  * ```
  */
-export const tokenParent = (parent: RegionRef, collection: 'forwardingRules' | 'operations') =>
-  `${regionParent(parent)}/${collection}`;
+export const tokenParent = (parent: ScopeRef, collection: 'forwardingRules' | 'operations') =>
+  `${scopeParent(parent)}/${collection}`;
 
 /**
  * The parent bound into the aggregated list's page tokens.

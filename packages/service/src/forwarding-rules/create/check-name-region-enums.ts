@@ -45,8 +45,12 @@ export function checkNameRegionAndEnums(r: BodyReader): NameAndEnums {
     throw invalid('name', name, `Must be a match of regex '${NAME_PATTERN}'`);
   }
 
-  // region: output only, taken from the path; a body that names another one is refused.
+  // region: output only, taken from the path; a body that names another one is refused, and a
+  // global rule has none.
   const bodyRegion = str('region');
+  if (bodyRegion !== undefined && ctx.region === undefined) {
+    throw invalid('region', bodyRegion, 'A global forwarding rule has no region.');
+  }
   if (bodyRegion !== undefined) {
     const segments = bodyRegion.replace(/\/+$/, '').split('/');
     const at = segments.lastIndexOf('projects');
@@ -66,7 +70,8 @@ export function checkNameRegionAndEnums(r: BodyReader): NameAndEnums {
   const E = FORWARDING_RULE_ENUMS;
   const protocol = enumValue('IPProtocol', E.IPProtocol) ?? 'TCP';
   const schemeText = enumValue('loadBalancingScheme', E.loadBalancingScheme);
-  if (schemeText === 'INTERNAL_SELF_MANAGED' || schemeText === 'INVALID') {
+  const global = ctx.region === undefined;
+  if ((schemeText === 'INTERNAL_SELF_MANAGED' && !global) || schemeText === 'INVALID') {
     throw invalid(
       'loadBalancingScheme',
       schemeText,
@@ -76,6 +81,9 @@ export function checkNameRegionAndEnums(r: BodyReader): NameAndEnums {
     );
   }
   const tier = enumValue('networkTier', E.networkTier);
+  if (global && tier !== undefined && tier !== 'PREMIUM') {
+    throw invalid('networkTier', tier, 'The network tier of a global forwarding rule is PREMIUM.');
+  }
   if (tier !== undefined && tier !== 'PREMIUM' && tier !== 'STANDARD') {
     throw invalid(
       'networkTier',

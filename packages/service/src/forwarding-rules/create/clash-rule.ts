@@ -1,5 +1,6 @@
 // The clash rule: one address, protocol and ports per domain, and the base rule of steering rules.
 
+import { scopedName } from '../../names/scopes.js';
 import type { ForwardingRuleJson } from '../forwarding-rule.js';
 import { canonicalAddress, type IpRange, parseRange, rangesOverlap } from '../ip-addresses.js';
 import type { ClashContext } from './body-reader.js';
@@ -104,7 +105,7 @@ export function checkClash(
       throw invalid(
         'sourceIpRanges',
         '',
-        `The source IP ranges overlap those of 'projects/${ctx.project}/regions/${ctx.region}/forwardingRules/${other.name}', which has the same IP address, protocol and ports.`,
+        `The source IP ranges overlap those of '${scopedName(ctx, 'forwardingRules', other.name)}', which has the same IP address, protocol and ports.`,
       );
     }
     throw invalid(
