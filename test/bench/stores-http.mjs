@@ -347,7 +347,7 @@ async function clashSeen(origin, filledTo) {
   return res.status === 400 && res.bytes.includes('in-use') ? 'yes' : `NO (${res.status})`;
 }
 
-// The store's table layout (packages/service/src/store/sql-tables.ts): the same description, so
+// The store's table layout (packages/service/src/forwarding-rules/sql-rule-tables.ts): the same description, so
 // a row here is the row the store writes.
 const rulesTable = sqlTable(forwardingRuleSchema, {
   table: 'forwarding_rules',

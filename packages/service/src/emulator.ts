@@ -1,40 +1,23 @@
-import type { AddressInfo } from 'node:net';
-import { type ServerType, serve } from '@hono/node-server';
 import { PageTokenCodec } from '@listkit/query';
-import { type Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { type AuthConfig, authenticate } from './auth/auth.js';
-import { controlGuard } from './control/control-guard.js';
-import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
 import { type Seed, seedState } from './control/seed.js';
 import { loadSettings } from './control/settings.js';
 import { EmulatorClock } from './core/clock.js';
+import { createEmulatorApp } from './emulator-app.js';
 import type { EmulatorControls } from './emulator-controls.js';
+import { EmulatorServer } from './emulator-server.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
-import { forwardingRuleRoutes } from './forwarding-rules/forwarding-rule-routes.js';
-import {
-  aggregatedRuleRoutes,
-  forwardingRuleUpdateRoutes,
-} from './forwarding-rules/forwarding-rule-update-routes.js';
 import { ForwardingRules } from './forwarding-rules/forwarding-rules.js';
 import { checkGlobalTargetAndBackend } from './global-forwarding-rules/check-global-target.js';
-import { globalForwardingRuleRoutes } from './global-forwarding-rules/global-forwarding-rule-routes.js';
-import { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
-import { type CompressionOptions, gzipResponses } from './http/compression.js';
-import { apiErrorOf } from './http/error-answer.js';
+import type { CompressionOptions } from './http/compression.js';
 import { Faults } from './http/faults.js';
-import { hostAllowed } from './http/host-check.js';
-import { jsonContentType } from './http/json-content-type.js';
-import { computePathSegments } from './http/path-segments.js';
 import { RequestLog, type RequestRecord } from './http/request-log.js';
-import { answerClientError, MAX_HEADER_BYTES, urlLimit } from './http/request-size.js';
-import { requestUrl } from './http/request-url.js';
 import { ComputeUrls, DEFAULT_COMPUTE_BASE_URL } from './names/compute-urls.js';
 import type { OperationPolicy } from './operations/operation-policy.js';
-import { operationRoutes } from './operations/operation-routes.js';
 import { Operations } from './operations/operations.js';
 import { Orders } from './orders/orders.js';
-import { publisherRoutes } from './orders/publisher-routes.js';
 import { parseAuthConfig } from './serve-config.js';
 import { openStore, type StoreLocation } from './store/open-store.js';
 import type { EmulatorStore } from './store/store.js';
@@ -151,9 +134,9 @@ function storeLocation(options: EmulatorOptions): StoreLocation {
 
 /**
  * Creates an emulator of Compute Engine forwarding rules, regional and global (and their
- * operations), and of
- * Android Publisher order refunds, that real Google clients can talk to. It keeps its state in
- * memory, or in PGlite (`dataDir`) or PostgreSQL (`database`), where it outlives the process.
+ * operations), and of Android Publisher order refunds, that real Google clients can talk to. It
+ * keeps its state in memory, or in PGlite (`dataDir`) or PostgreSQL (`database`), where it
+ * outlives the process.
  *
  * @example
  * ```ts
@@ -167,22 +150,70 @@ function storeLocation(options: EmulatorOptions): StoreLocation {
  * ```
  */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const { state, configured } = await openEmulatorState(options);
+  const { store } = state;
+  const reset = async () => {
+    // Settings changed through the control plane go back to the configured ones; the clock is
+    // left alone (tests move it on purpose; POST /_listkit/clock sets it).
+    state.operationPolicy = configured.operationPolicy;
+    state.faults.clear();
+    state.requests.clear();
+    await store.reset();
+    if (options.seed) await seedState(state, options.seed);
+  };
+  let server: EmulatorServer | undefined;
+  const app = createEmulatorApp(state, {
+    reset,
+    servedPort: () => server?.port,
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.compression !== undefined ? { compression: options.compression } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  server = new EmulatorServer(app);
+  try {
+    // A store that outlives the process keeps what it holds; the seed fills a new one only.
+    if (store.kind === 'memory') await reset();
+    else {
+      await loadSettings(state);
+      if (options.seed && (await isEmpty(store))) await seedState(state, options.seed);
+    }
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const served = server;
+  return {
+    fetch: async (request) => app.fetch(request),
+    app,
+    state,
+    clock: state.clock,
+    get url() {
+      return served.url;
+    },
+    reset,
+    listen: (port = 0, host = '127.0.0.1') => served.listen(port, host),
+    async close() {
+      await served.close();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * The state every route shares, from the options: the clock, page tokens, auth, the store
+ * opened where the options say, and the domain services over it.
+ */
+async function openEmulatorState(
+  options: EmulatorOptions,
+): Promise<{ state: EmulatorState; configured: { operationPolicy: OperationPolicy } }> {
   const clock = options.clock ?? new EmulatorClock();
   const urls = new ComputeUrls(options.baseUrl ?? DEFAULT_COMPUTE_BASE_URL);
   const pageTokens = await PageTokenCodec.create({
     secrets: options.pageTokenSecrets,
     now: () => clock.now(),
   });
-  // A malformed token grant would answer 500 to every request that uses it: refuse it now.
-  const auth: AuthConfig =
-    options.auth?.mode === 'strict'
-      ? parseAuthConfig(
-          { tokens: options.auth.tokens, controlToken: options.auth.controlToken },
-          'createEmulator({ auth })',
-        )
-      : (options.auth ?? { mode: 'open' });
-  const settings = {
-    auth,
+  const configured = {
+    auth: configuredAuth(options),
     operationPolicy: options.operationPolicy ?? ({ mode: 'immediate' } as OperationPolicy),
   };
   const store: EmulatorStore = await openStore(storeLocation(options), { pageTokens });
@@ -215,151 +246,20 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     faults: new Faults(),
     requests: new RequestLog(options.requestLogSize),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    ...settings,
+    ...configured,
     authenticate: (request) => authenticate(request, state.auth),
   };
-
-  const reset = async () => {
-    // Settings changed through the control plane go back to the configured ones; the clock is
-    // left alone (tests move it on purpose; POST /_listkit/clock sets it).
-    state.operationPolicy = settings.operationPolicy;
-    state.faults.clear();
-    state.requests.clear();
-    await store.reset();
-    if (options.seed) await seedState(state, options.seed);
-  };
-
-  const allowedHosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()));
-  /** The port being served, once listening; undefined before. */
-  let servedPort: number | undefined;
-
-  const app = new Hono<EmulatorEnv>();
-  app.use('*', async (c, next) => {
-    const started = performance.now();
-    await next();
-    const url = requestUrl(c);
-    const record: RequestRecord = {
-      time: clock.iso(),
-      method: c.req.method,
-      path: url.pathname,
-      query: url.search,
-      status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      ...(c.get('apiMethod') ? { apiMethod: c.get('apiMethod') } : {}),
-      ...(c.get('principal') ? { principal: c.get('principal') } : {}),
-      ...(c.error ? reasonOf(c.error, c) : {}),
-    };
-    const kept = state.requests.add(record);
-    options.log?.(kept);
-  });
-  app.use('*', async (c, next) => {
-    const checked = servedPort !== undefined || options.allowedHosts !== undefined;
-    const host = c.req.header('host') ?? requestUrl(c).host;
-    if (checked && !hostAllowed(host, servedPort, allowedHosts)) {
-      throw new ApiError(
-        403,
-        'forbidden',
-        `Host '${host.slice(0, 100)}' is not an address of this emulator; add it with --allowed-host (allowedHosts) if it is.`,
-      );
-    }
-    return next();
-  });
-  app.use('*', urlLimit());
-  app.use('*', jsonContentType());
-  if (options.compression !== false) app.use('*', gzipResponses(options.compression));
-  // Project and region are checked before any route touches state.
-  app.use('/compute/v1/projects/:project/*', computePathSegments());
-  app.use('/compute/v1/projects/:project/regions/:region/*', computePathSegments());
-  app.use(
-    `${CONTROL_PREFIX}/*`,
-    controlGuard(CONTROL_PREFIX, () => state.auth),
-  );
-  app.onError((error, c) =>
-    (
-      apiErrorOf(error, c) ??
-      new ApiError(500, 'backendError', `Internal error in the emulator: ${error.message}`)
-    ).toResponse(),
-  );
-  app.notFound((c) =>
-    new ApiError(
-      404,
-      'notFound',
-      `The requested URL ${requestUrl(c).pathname} was not found on this server.`,
-    ).toResponse(),
-  );
-  forwardingRuleRoutes(app, state);
-  operationRoutes(app, state);
-  forwardingRuleUpdateRoutes(app, state);
-  aggregatedRuleRoutes(app, state);
-  globalForwardingRuleRoutes(app, state);
-  publisherRoutes(app, state);
-  controlRoutes(app, state, reset);
-  try {
-    // A store that outlives the process keeps what it holds; the seed fills a new one only.
-    if (store.kind === 'memory') await reset();
-    else {
-      await loadSettings(state);
-      if (options.seed && (await isEmpty(store))) await seedState(state, options.seed);
-    }
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-
-  let server: ServerType | undefined;
-  let url: string | undefined;
-  return {
-    fetch: async (request) => app.fetch(request),
-    app,
-    state,
-    clock,
-    get url() {
-      return url;
-    },
-    reset,
-    listen(port = 0, host = '127.0.0.1') {
-      return new Promise((resolve, reject) => {
-        if (server) {
-          reject(new Error('the emulator is already listening'));
-          return;
-        }
-        server = serve(
-          {
-            fetch: app.fetch,
-            port,
-            hostname: host,
-            serverOptions: { maxHeaderSize: MAX_HEADER_BYTES },
-          },
-          (info: AddressInfo) => {
-            servedPort = info.port;
-            const shownHost = host.includes(':') ? `[${host}]` : host;
-            url = `http://${shownHost}:${info.port}`;
-            resolve(url);
-          },
-        );
-        server.on('clientError', answerClientError);
-        server.once('error', reject);
-      });
-    },
-    async close() {
-      const running = server;
-      server = undefined;
-      url = undefined;
-      servedPort = undefined;
-      if (running) {
-        await new Promise<void>((resolve, reject) =>
-          running.close((error) => (error ? reject(error) : resolve())),
-        );
-      }
-      await store.close();
-    },
-  };
+  return { state, configured };
 }
 
-/** The request log's `reason` of a failed request (none for an internal error). */
-function reasonOf(error: Error, c: Context): { reason?: string } {
-  const apiError = apiErrorOf(error, c);
-  return apiError ? { reason: apiError.reason } : {};
+/** The auth configuration; a malformed token grant would answer 500 to every request that uses it, so it is refused now. */
+function configuredAuth(options: EmulatorOptions): AuthConfig {
+  return options.auth?.mode === 'strict'
+    ? parseAuthConfig(
+        { tokens: options.auth.tokens, controlToken: options.auth.controlToken },
+        'createEmulator({ auth })',
+      )
+    : (options.auth ?? { mode: 'open' });
 }
 
 /** Whether a store holds no rule and no order (a new database, seeded at first start). */

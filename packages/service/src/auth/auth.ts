@@ -1,26 +1,9 @@
+import type { Principal } from '../core/principal.js';
 import { ApiError } from '../http/api-error.js';
 
-const SCOPE_PREFIX = 'https://www.googleapis.com/auth/';
+export type { Principal } from '../core/principal.js';
 
-/**
- * Who is calling, with what scopes and IAM permissions.
- *
- * @example
- * ```ts
- * emulator.app.use('*', async (c, next) => {
- *   await next();
- *   console.log(c.get('principal')); // the Principal's identity, such as 'ci@example.com'
- * });
- * ```
- */
-export interface Principal {
-  /** An email-like identity; it appears as the `user` of operations. */
-  identity: string;
-  /** Full OAuth scope URLs, or `'all'` in open mode. */
-  scopes: ReadonlySet<string> | 'all';
-  /** IAM permissions per project id (`'*'` for every project), or `'all'` in open mode. */
-  permissions: Readonly<Record<string, readonly string[]>> | 'all';
-}
+const SCOPE_PREFIX = 'https://www.googleapis.com/auth/';
 
 /**
  * A token accepted in strict mode.

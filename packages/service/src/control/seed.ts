@@ -1,3 +1,4 @@
+import { Refusal } from '../core/refusal.js';
 import { previewText } from '../core/value-preview.js';
 import type { EmulatorState } from '../emulator-state.js';
 import type { ForwardingRuleJson } from '../forwarding-rules/forwarding-rule.js';
@@ -99,7 +100,7 @@ function checkScopedRuleEntry(
       ? { project, region: region as string, rule: checked }
       : { project, rule: checked };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof Refusal || error instanceof ApiError)) throw error;
     throw errors.badRequest(`seed.${list}[${index}] (${previewText(where)}): ${error.message}`);
   }
 }

@@ -9,7 +9,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { StoreError } from '../core/store-error.js';
+import { Refusal } from '../core/refusal.js';
 
 /**
  * The lock file inside a data directory: it holds the pid of the process using the directory.
@@ -57,13 +57,13 @@ export function lockDataDirectory(dir: string): () => void {
       }
       const holder = holderOf(path);
       if (holder !== undefined && isAlive(holder)) {
-        throw new StoreError(
+        throw new Refusal(
           'locked',
           `the data directory ${dir} is in use by process ${holder}${holder === process.pid ? ' (this one)' : ''}; one emulator per directory (lock file ${path})`,
         );
       }
       if (!takeOverStale(path, holder) && Date.now() > deadline) {
-        throw new StoreError('locked', `could not take the lock file ${path}`);
+        throw new Refusal('locked', `could not take the lock file ${path}`);
       }
     }
   } finally {

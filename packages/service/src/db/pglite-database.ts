@@ -36,7 +36,7 @@ const CLOSE_TIMEOUT_MS = 30_000;
  *
  * @example
  * ```ts
- * const db = await openPgliteDatabase('/var/lib/listkit'); // a second opener gets StoreError 'locked'
+ * const db = await openPgliteDatabase('/var/lib/listkit'); // a second opener gets Refusal 'locked'
  * await db.transaction((tx) => tx.query('SELECT 1 AS one'));
  * ```
  */

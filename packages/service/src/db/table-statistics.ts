@@ -1,9 +1,10 @@
 import type { SqlDatabase } from './sql-database.js';
 
-/** The tables whose statistics list calls depend on (the planner picks their page plans). */
-export type AnalysedTable = 'forwarding_rules' | 'operations';
-
-const TABLES: readonly AnalysedTable[] = ['forwarding_rules', 'operations'];
+/**
+ * A table whose statistics list calls depend on (the planner picks their page plans); the store
+ * that composes the resources names them when it opens {@link TableStatistics}.
+ */
+export type AnalysedTable = string;
 
 // PostgreSQL's autovacuum defaults: a table is analysed once 50 rows plus 10% of its rows at the
 // last analysis have changed.
@@ -25,7 +26,7 @@ const thresholdOf = (rows: number) => BASE_THRESHOLD + SCALE_FACTOR * Math.max(0
  *
  * @example
  * ```ts
- * const statistics = await TableStatistics.open(db);
+ * const statistics = await TableStatistics.open(db, ['forwarding_rules', 'operations']);
  * statistics.wrote('forwarding_rules'); // after a committed insert
  * await statistics.settled(); // before closing the database
  * ```
@@ -42,10 +43,10 @@ export class TableStatistics {
    * Analyses (PGlite only) each table whose statistics are missing or off by more than the
    * threshold (rows written by an earlier process, or by bulk INSERTs), then starts counting.
    */
-  static async open(db: SqlDatabase): Promise<TableStatistics> {
+  static async open(db: SqlDatabase, tables: readonly AnalysedTable[]): Promise<TableStatistics> {
     if (db.kind !== 'pglite') return new TableStatistics(undefined);
     const statistics = new TableStatistics(db);
-    for (const table of TABLES) {
+    for (const table of tables) {
       const [row] = await db.transaction((tx) =>
         tx.query<{ reltuples: number; rows: string }>(
           `SELECT (SELECT reltuples::float8 FROM pg_class WHERE relname = $1) AS reltuples,

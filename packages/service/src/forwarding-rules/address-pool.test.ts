@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { call as send } from '../../test-support/http-call.js';
+import { Refusal } from '../core/refusal.js';
 import { createEmulator } from '../emulator.js';
-import { ApiError } from '../http/api-error.js';
+import { refusalToApiError } from '../http/refusal-answer.js';
 import {
   ADDRESS_POOL_SIZES,
   type AddressPoolKind,
@@ -33,10 +34,12 @@ describe('the ephemeral address pools', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(403);
-    expect((error as ApiError).reason).toBe('quotaExceeded');
-    expect((error as ApiError).message).toContain('in region us-central1');
+    // The domain refuses; the HTTP edge answers the refusal in Compute's words.
+    expect(error).toBeInstanceOf(Refusal);
+    const answer = refusalToApiError(error as Refusal, 'compute');
+    expect(answer.status).toBe(403);
+    expect(answer.reason).toBe('quotaExceeded');
+    expect(answer.message).toContain('in region us-central1');
   });
 
   it('the 509th external rule without an address gets one (it was a 500)', async () => {

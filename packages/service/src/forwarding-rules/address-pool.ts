@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.js';
+import { type Refusal, refuse } from '../core/refusal.js';
 
 /**
  * The pools ephemeral addresses come from: public IPv4, VPC-internal IPv4, and IPv6.
@@ -114,13 +114,11 @@ export function poolIndexOf(address: string): { kind: AddressPoolKind; index: nu
  * throw poolExhausted('external', 'us-central1');
  * ```
  */
-export function poolExhausted(kind: AddressPoolKind, region: string | undefined): ApiError {
+export function poolExhausted(kind: AddressPoolKind, region: string | undefined): Refusal {
   const quota = kind === 'external' ? 'IN_USE_ADDRESSES' : 'INTERNAL_ADDRESSES';
   // A global rule's pool is the project's global one (Compute names it GLOBAL_…, "globally").
   const where = region === undefined ? 'globally' : `in region ${region}`;
-  return new ApiError(
-    403,
-    'quotaExceeded',
+  return refuse.quotaExceeded(
     `Quota '${region === undefined ? `GLOBAL_${quota}` : quota}' exceeded. Limit: ${ADDRESS_POOL_SIZES[kind]}.0 ${where}.`,
   );
 }

@@ -10,7 +10,7 @@ import { listParams } from '../http/list-params.js';
 import { PageBufferPool } from '../http/page-buffer-pool.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
-import { scopedName, scopeParent } from '../names/scopes.js';
+import { scopedName, scopeParent } from '../names/resource-names.js';
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
 import { requireReferencePermissions } from './reference-permissions.js';
 import {

@@ -1,5 +1,5 @@
+import { type Refusal, refuse } from '../core/refusal.js';
 import { previewText, previewValue } from '../core/value-preview.js';
-import { ApiError, errors } from '../http/api-error.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { fieldsWhere } from './forwarding-rule-fields.js';
@@ -38,8 +38,7 @@ interface Where {
   urls: ComputeUrls;
 }
 
-const stale = (what: string) =>
-  new ApiError(412, 'conditionNotMet', what, { location: 'If-Match', locationType: 'header' });
+const stale = (what: string) => refuse.conditionNotMet(what);
 
 /**
  * Applies a PATCH body to a rule and returns the new rule (the caller stores it, recomputing the
@@ -148,7 +147,7 @@ export function applySetLabels(
         request === 'RegionSetLabelsRequest'
           ? 'region_set_labels_request'
           : 'global_set_labels_request';
-      throw errors.badRequest(
+      throw refuse.badRequest(
         `Invalid JSON payload received. Unknown name "${key}" at '${at}': Cannot find field.`,
       );
     }
@@ -156,19 +155,19 @@ export function applySetLabels(
   // The body's shape is read before the precondition, as the real API parses JSON first.
   const fingerprint = fields.labelFingerprint;
   if (fingerprint !== undefined && typeof fingerprint !== 'string') {
-    throw errors.invalid(
+    throw refuse.invalid(
       `Invalid value at 'labelFingerprint' (TYPE_BYTES), ${previewValue(fingerprint)}`,
       'labelFingerprint',
     );
   }
   const labels = fields.labels ?? {};
   if (typeof labels !== 'object' || labels === null || Array.isArray(labels)) {
-    throw errors.invalid("Invalid value for field 'labels'. Must be a map of strings.", 'labels');
+    throw refuse.invalid("Invalid value for field 'labels'. Must be a map of strings.", 'labels');
   }
   const entries = Object.entries(labels as Record<string, unknown>);
   for (const [key, value] of entries) {
     if (typeof value !== 'string') {
-      throw errors.invalid(
+      throw refuse.invalid(
         `Invalid value for field 'labels.${previewText(key)}': '${previewValue(value)}'. Label values are strings.`,
         `labels.${previewText(key)}`,
       );
@@ -204,16 +203,14 @@ export function applySetTarget(
   const request = asObject(body, 'TargetReference');
   for (const key of Object.keys(request)) {
     if (key !== 'target') {
-      throw errors.badRequest(
+      throw refuse.badRequest(
         `Invalid JSON payload received. Unknown name "${previewText(key)}" at 'target_reference_resource': Cannot find field.`,
       );
     }
   }
   const target = request.target;
   if (target === undefined || target === null || target === '') {
-    throw new ApiError(400, 'required', "Required field 'target' not specified", {
-      location: 'target',
-    });
+    throw refuse.required("Required field 'target' not specified", 'target');
   }
   // The type and length rules of the rule's own `target` field.
   parseForwardingRuleShape({ target });
@@ -236,7 +233,7 @@ function normalize(field: string, value: unknown, where: Where): unknown {
     return normalizePortRange(field, value);
   }
   if (field === 'networkTier' && value !== 'PREMIUM' && value !== 'STANDARD') {
-    throw errors.invalid(
+    throw refuse.invalid(
       `Invalid value for field 'resource.networkTier': '${String(value)}'. Must be one of [PREMIUM, STANDARD].`,
       'resource.networkTier',
     );
@@ -245,7 +242,7 @@ function normalize(field: string, value: unknown, where: Where): unknown {
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
       throw invalidType(field, value, 'a list of strings');
     if (value.length > 64) {
-      throw errors.invalid(
+      throw refuse.invalid(
         `Invalid value for field 'resource.sourceIpRanges'. At most 64 entries, not ${value.length}.`,
         'resource.sourceIpRanges',
       );
@@ -257,15 +254,15 @@ function normalize(field: string, value: unknown, where: Where): unknown {
   return value;
 }
 
-function immutable(field: string, why: string): ApiError {
-  return errors.invalid(
+function immutable(field: string, why: string): Refusal {
+  return refuse.invalid(
     `Invalid value for field 'resource.${field}': the field cannot be patched: ${why}.`,
     `resource.${field}`,
   );
 }
 
-function invalidType(field: string, value: unknown, what: string): ApiError {
-  return errors.invalid(
+function invalidType(field: string, value: unknown, what: string): Refusal {
+  return refuse.invalid(
     `Invalid value for field 'resource.${field}': '${previewValue(value)}'. Must be ${what}.`,
     `resource.${field}`,
   );
@@ -273,7 +270,7 @@ function invalidType(field: string, value: unknown, what: string): ApiError {
 
 function asObject(body: unknown, what: string): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw errors.badRequest(
+    throw refuse.badRequest(
       `Invalid JSON payload received. The request body must be a ${what} object.`,
     );
   }

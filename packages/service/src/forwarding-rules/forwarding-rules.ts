@@ -1,19 +1,19 @@
 import type { ListPage, ListRequest } from '@listkit/query';
-import type { Principal } from '../auth/auth.js';
 import type { EmulatorClock } from '../core/clock.js';
 import { newNumericId } from '../core/ids.js';
-import { StoreError } from '../core/store-error.js';
+import type { Principal } from '../core/principal.js';
+import { Refusal } from '../core/refusal.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
-import { type ScopeRef, scopedName } from '../names/scopes.js';
+import { type ScopeRef, scopedName } from '../names/resource-names.js';
 import {
   type OperationJson,
   type OperationStart,
   type Operations,
   operationAnswer,
 } from '../operations/operations.js';
-import type { ForwardingRuleStore, WriteResult } from '../store/store.js';
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
+import type { ForwardingRuleStore, WriteResult } from './forwarding-rule-store.js';
 import { checkPatchedRule } from './forwarding-rule-update.js';
 import { type DestinationStage, prepareForwardingRule } from './forwarding-rule-validation.js';
 import { allocationFor, changeCheckFor, regionCheckFor } from './region-check.js';
@@ -45,7 +45,7 @@ export interface RuleChange {
  * Engine's methods do to them, in domain terms. Every write is one store transaction that also
  * records its operation; the region's writes are serialised while the clash rule and address
  * allocation read the region, so two processes on one database cannot both take an address.
- * Errors are domain errors ({@link StoreError}); `http/` answers them.
+ * Errors are domain errors ({@link Refusal}); `http/` answers them.
  */
 export class ForwardingRules {
   constructor(private readonly options: ForwardingRulesOptions) {}
@@ -237,7 +237,7 @@ function withFingerprints(rule: ForwardingRuleJson): ForwardingRuleJson {
 
 /** The domain error of an unknown forwarding rule, named as Compute Engine names it. */
 export const ruleNotFound = (where: ScopeRef, name: string) =>
-  new StoreError(
+  new Refusal(
     'not_found',
     `The resource '${resourceName(where.project, where.region, name)}' was not found`,
   );

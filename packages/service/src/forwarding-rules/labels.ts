@@ -1,5 +1,5 @@
+import { refuse } from '../core/refusal.js';
 import { previewText } from '../core/value-preview.js';
-import { errors } from '../http/api-error.js';
 
 /**
  * Compute Engine's label rules, the one place they are written
@@ -33,7 +33,7 @@ const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
 export function checkLabels(labels: Readonly<Record<string, string>>, location: string): void {
   const entries = Object.entries(labels);
   const invalid = (why: string) =>
-    errors.invalid(`Invalid value for field '${location}': ''. ${why}`, location);
+    refuse.invalid(`Invalid value for field '${location}': ''. ${why}`, location);
   if (entries.length > LABEL_LIMITS.labels) {
     throw invalid(
       `A resource can have at most ${LABEL_LIMITS.labels} labels, not ${entries.length}.`,

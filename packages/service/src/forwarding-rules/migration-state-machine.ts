@@ -1,4 +1,4 @@
-import { errors } from '../http/api-error.js';
+import { refuse } from '../core/refusal.js';
 
 /** The canary states of `externalManagedBackendBucketMigrationState`. */
 export type MigrationState = 'PREPARE' | 'TEST_BY_PERCENTAGE' | 'TEST_ALL_TRAFFIC';
@@ -91,7 +91,7 @@ export function applyMigration(
   if (to !== from) {
     const allowed = MIGRATION_TRANSITIONS.some((t) => t.from === (from ?? 'unset') && t.to === to);
     if (!allowed || to === undefined) {
-      throw errors.invalid(
+      throw refuse.invalid(
         `Invalid value for field 'resource.${FIELD}': '${to ?? ''}'. The migration state cannot change from ${from ?? 'unset'} to ${to ?? 'unset'}; allowed from ${from ?? 'unset'}: ${allowedFrom(from) || 'none'}.`,
         `resource.${FIELD}`,
       );
@@ -99,7 +99,7 @@ export function applyMigration(
   }
   const scheme = requested.loadBalancingScheme ?? current.loadBalancingScheme;
   if (from === undefined && to === 'PREPARE' && current.loadBalancingScheme !== 'EXTERNAL') {
-    throw errors.invalid(
+    throw refuse.invalid(
       `Invalid value for field 'resource.${FIELD}': 'PREPARE'. The migration begins from the EXTERNAL scheme; this rule is ${current.loadBalancingScheme}.`,
       `resource.${FIELD}`,
     );
@@ -108,19 +108,19 @@ export function applyMigration(
     const forward = current.loadBalancingScheme === 'EXTERNAL' && scheme === 'EXTERNAL_MANAGED';
     const back = current.loadBalancingScheme === 'EXTERNAL_MANAGED' && scheme === 'EXTERNAL';
     if (forward && !(from === 'TEST_ALL_TRAFFIC' && to === 'TEST_ALL_TRAFFIC')) {
-      throw errors.invalid(
+      throw refuse.invalid(
         `Invalid value for field 'resource.loadBalancingScheme': '${scheme}'. The scheme may become EXTERNAL_MANAGED only in migration state TEST_ALL_TRAFFIC; the state is ${from ?? 'unset'}${to !== from ? ` and the request asks for ${to}` : ''}.`,
         'resource.loadBalancingScheme',
       );
     }
     if (back && requested.state !== 'TEST_ALL_TRAFFIC') {
-      throw errors.invalid(
+      throw refuse.invalid(
         `Invalid value for field 'resource.loadBalancingScheme': '${scheme}'. Rolling back from EXTERNAL_MANAGED to EXTERNAL needs ${FIELD}: TEST_ALL_TRAFFIC in the same request; the state is ${from ?? 'unset'} and the request asks for ${requested.state ?? 'no change'}.`,
         'resource.loadBalancingScheme',
       );
     }
     if (!forward && !back) {
-      throw errors.invalid(
+      throw refuse.invalid(
         `Invalid value for field 'resource.loadBalancingScheme': '${scheme}'. The scheme of a rule cannot change from ${current.loadBalancingScheme} to ${scheme}; only the EXTERNAL ↔ EXTERNAL_MANAGED migration changes it.`,
         'resource.loadBalancingScheme',
       );
@@ -129,19 +129,19 @@ export function applyMigration(
   let percentage = requested.percentage ?? (to === from ? current.percentage : undefined);
   if (to === 'TEST_BY_PERCENTAGE') {
     if (percentage === undefined) {
-      throw errors.invalid(
+      throw refuse.invalid(
         `Invalid value for field 'resource.${PERCENT}': ''. The migration state TEST_BY_PERCENTAGE needs a percentage (0..100).`,
         `resource.${PERCENT}`,
       );
     }
     if (scheme !== 'EXTERNAL') {
-      throw errors.invalid(
+      throw refuse.invalid(
         `Invalid value for field 'resource.${PERCENT}': '${percentage}'. The percentage applies only to the classic EXTERNAL scheme, not ${scheme}.`,
         `resource.${PERCENT}`,
       );
     }
   } else if (requested.percentage !== undefined) {
-    throw errors.invalid(
+    throw refuse.invalid(
       `Invalid value for field 'resource.${PERCENT}': '${requested.percentage}'. A percentage is allowed only with the migration state TEST_BY_PERCENTAGE, not ${to ?? 'unset'}.`,
       `resource.${PERCENT}`,
     );
@@ -149,7 +149,7 @@ export function applyMigration(
     percentage = undefined;
   }
   if (percentage !== undefined && !(percentage >= 0 && percentage <= 100)) {
-    throw errors.invalid(
+    throw refuse.invalid(
       `Invalid value for field 'resource.${PERCENT}': '${percentage}'. Must be within [0, 100].`,
       `resource.${PERCENT}`,
     );

@@ -1,8 +1,8 @@
-import type { RegionCheck } from '../store/store.js';
 import { poolKindOf } from './address-pool.js';
 import type { ClashContext } from './create/body-reader.js';
 import { checkClash } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
+import type { RegionCheck } from './forwarding-rule-store.js';
 
 /** Asks the store for an ephemeral address of the rule's pool when the rule has none. */
 const allocationOf = (rule: Readonly<ForwardingRuleJson>) =>

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { EmulatorState } from '../emulator-state.js';
 import type { PathTarget, PermissionRule } from '../http/api-call.js';
 import { REGIONAL, regionOf } from '../http/compute-call.js';
-import { type ScopeRef, scopedName } from '../names/scopes.js';
+import { type ScopeRef, scopedName } from '../names/resource-names.js';
 import type { SetLabelsRequestName } from './forwarding-rule-update.js';
 import { type ForwardingRules, ruleNotFound } from './forwarding-rules.js';
 

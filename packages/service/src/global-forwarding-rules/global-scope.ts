@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { RuleRoutesScope } from '../forwarding-rules/rule-routes-scope.js';
-import type { ScopeRef } from '../names/scopes.js';
+import type { ScopeRef } from '../names/resource-names.js';
 import type { OperationRoutesScope } from '../operations/operation-routes.js';
 
 /** The path of a project's global collections; routes append `/forwardingRules`, `/operations`. */

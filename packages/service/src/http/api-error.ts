@@ -17,21 +17,6 @@ export interface ErrorItem {
   locationType?: string;
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'BAD REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT FOUND',
-  409: 'CONFLICT',
-  412: 'PRECONDITION FAILED',
-  413: 'PAYLOAD TOO LARGE',
-  429: 'TOO MANY REQUESTS',
-  500: 'INTERNAL SERVER ERROR',
-  501: 'NOT IMPLEMENTED',
-  503: 'SERVICE UNAVAILABLE',
-  504: 'GATEWAY TIMEOUT',
-};
-
 /**
  * An error answer in the Google API envelope, exactly as Compute Engine sends it:
  * `{"error":{"code","message","errors":[{"domain","message","reason"}]}}`, with no `status`
@@ -83,11 +68,6 @@ export class ApiError extends Error {
       headers: { 'content-type': JSON_CONTENT_TYPE },
     });
   }
-}
-
-/** Compute's `httpErrorMessage` for a status: `BAD REQUEST`, `NOT FOUND`, … */
-export function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? 'ERROR';
 }
 
 function pick(extra: ApiError['extra']): Partial<ErrorItem> {

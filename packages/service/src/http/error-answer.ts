@@ -1,16 +1,15 @@
 import { ListkitError } from '@listkit/query';
 import type { Context } from 'hono';
-import { DomainError } from '../core/refusal.js';
-import { StoreError } from '../core/store-error.js';
+import { Refusal } from '../core/refusal.js';
 import { isStatementTimeout } from '../db/statement-timeout.js';
 import { ApiError } from './api-error.js';
-import { domainErrorToApiError, errorDialectOf } from './domain-errors.js';
 import { listErrorToApiError } from './list-errors.js';
 import { queryParam } from './query.js';
+import { errorDialectOf, refusalToApiError } from './refusal-answer.js';
 
 /**
  * The one mapping of what a call throws to the Google error envelope: an {@link ApiError} as it
- * is, a domain error ({@link StoreError}, {@link DomainError}) in the dialect of the API the path
+ * is, a domain {@link Refusal} in the dialect of the API the path
  * belongs to, and a list-engine {@link ListkitError} by the list input its problem concerns,
  * quoting that input from the request's query; a database statement stopped for time outside a
  * list call, a 503 the client may retry. Anything else is undefined (an internal error).
@@ -22,9 +21,7 @@ import { queryParam } from './query.js';
  */
 export function apiErrorOf(error: unknown, c: Context): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (error instanceof StoreError || error instanceof DomainError) {
-    return domainErrorToApiError(error, errorDialectOf(c));
-  }
+  if (error instanceof Refusal) return refusalToApiError(error, errorDialectOf(c));
   if (error instanceof ListkitError) {
     return listErrorToApiError(error, {
       filter: queryParam(c, 'filter'),

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { previewText } from '../core/value-preview.js';
 import { ApiError } from './api-error.js';
-import { type ErrorDialect, errorDialectOf } from './domain-errors.js';
+import { type ErrorDialect, errorDialectOf } from './refusal-answer.js';
 import { requestUrl } from './request-url.js';
 
 // The one rule for the text a caller sends (docs/decisions.md, "Text no store can hold"): it is

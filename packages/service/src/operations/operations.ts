@@ -1,49 +1,14 @@
 import type { ListPage, ListRequest } from '@listkit/query';
 import type { EmulatorClock } from '../core/clock.js';
 import { newNumericId, newOperationName } from '../core/ids.js';
-import { isStoreError, StoreError } from '../core/store-error.js';
-import { type ApiError, statusText } from '../http/api-error.js';
+import { isRefusal, Refusal } from '../core/refusal.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
-import { type ScopeRef, scopedName } from '../names/scopes.js';
-import type { NewOperation, OperationRecord, OperationStore } from '../store/store.js';
+import { type ScopeRef, scopedName } from '../names/resource-names.js';
+import { httpErrorMessageOf, type OperationFailure, type OperationJson } from './operation.js';
 import type { OperationPolicy } from './operation-policy.js';
+import type { NewOperation, OperationRecord, OperationStore } from './operation-store.js';
 
-/**
- * A Compute Engine Operation as it is sent on the wire. Answers carry no `creationTimestamp`: the
- * field is deprecated and recorded real answers never carry it (docs/decisions.md).
- *
- * @example
- * ```ts
- * const [response] = await client.insert({ project, region, forwardingRuleResource });
- * const operation = response.latestResponse as OperationJson; // status, targetLink, operationType, …
- * ```
- */
-export type OperationJson = {
-  kind: 'compute#operation';
-  id: string;
-  name: string;
-  /**
-   * The creation time the list engine and the stores order by; never in an answer (the routes
-   * answer through {@link operationAnswer}, which removes it).
-   */
-  creationTimestamp?: string;
-  operationType: string;
-  targetLink: string;
-  targetId: string;
-  status: 'PENDING' | 'RUNNING' | 'DONE';
-  progress: number;
-  user: string;
-  insertTime: string;
-  startTime: string;
-  endTime?: string;
-  /** The region's URL; absent on a global operation (`selfLink` and `targetLink` say global). */
-  region?: string;
-  selfLink: string;
-  clientOperationId?: string;
-  error?: { errors: { code: string; message: string; location?: string }[] };
-  httpErrorStatusCode?: number;
-  httpErrorMessage?: string;
-};
+export type { OperationJson } from './operation.js';
 
 /** What starts an operation. */
 export interface OperationStart {
@@ -55,7 +20,7 @@ export interface OperationStart {
   targetId: string;
   user: string;
   /** Completes the operation as failed with this error. */
-  failure?: ApiError;
+  failure?: OperationFailure;
   /** Overrides the emulator's policy (setLabels answers DONE at once, as recorded). */
   policy?: OperationPolicy;
   /** The request's requestId: a retry with it returns this operation. */
@@ -81,7 +46,7 @@ interface OperationMeta {
   reads: number;
   startedAt: number;
   policy: OperationPolicy;
-  failure?: { status: number; code: string; message: string; location?: string };
+  failure?: OperationFailure;
 }
 
 /** Options of {@link Operations}. */
@@ -142,21 +107,11 @@ export class Operations {
       ...(init.region === undefined ? {} : { region: urls.region(init.project, init.region) }),
       selfLink: urls.operation(init.project, init.region, name),
     };
-    const failure = init.failure?.item();
     const meta: OperationMeta = {
       reads: 0,
       startedAt: now,
       policy: init.policy ?? this.options.policy(),
-      ...(failure && init.failure
-        ? {
-            failure: {
-              status: init.failure.status,
-              code: failure.reason.toUpperCase(),
-              message: failure.message,
-              ...(failure.location ? { location: failure.location } : {}),
-            },
-          }
-        : {}),
+      ...(init.failure ? { failure: init.failure } : {}),
     };
     const requestId = init.requestId?.toLowerCase();
     const started: NewOperation = {
@@ -276,9 +231,8 @@ export class Operations {
       try {
         return await this.options.store.update(next);
       } catch (error) {
-        if (!isStoreError(error, 'condition_failed')) {
-          if (isStoreError(error, 'not_found'))
-            throw operationNotFound(record, record.operation.name);
+        if (!isRefusal(error, 'condition_failed')) {
+          if (isRefusal(error, 'not_found')) throw operationNotFound(record, record.operation.name);
           throw error;
         }
         const fresh = await this.options.store.get(record, record.operation.name);
@@ -326,15 +280,15 @@ export class Operations {
       const { status, code, message, location } = meta.failure;
       operation.error = { errors: [{ code, message, ...(location ? { location } : {}) }] };
       operation.httpErrorStatusCode = status;
-      operation.httpErrorMessage = statusText(status);
+      operation.httpErrorMessage = httpErrorMessageOf(status);
     }
     return { ...record, operation, doneAt: now };
   }
 }
 
 /** The domain error of an unknown operation, named as Compute Engine names it. */
-export function operationNotFound(where: ScopeRef, name: string): StoreError {
-  return new StoreError(
+export function operationNotFound(where: ScopeRef, name: string): Refusal {
+  return new Refusal(
     'not_found',
     `The resource '${scopedName(where, 'operations', name)}' was not found`,
   );

@@ -1,8 +1,7 @@
 import type { EmulatorClock } from '../core/clock.js';
-import { DomainError } from '../core/refusal.js';
-import { isStoreError, StoreError } from '../core/store-error.js';
-import type { OrderStore } from '../store/store.js';
+import { isRefusal, Refusal } from '../core/refusal.js';
 import { type OrderSeed, type OrderState, orderFromSeed } from './order.js';
+import type { OrderStore } from './order-store.js';
 
 /**
  * How old an order may be and still be refunded.
@@ -44,7 +43,7 @@ export class Orders {
   async add(seed: OrderSeed): Promise<OrderState> {
     const order = orderFromSeed(seed, this.clock.iso());
     if (Number.isNaN(Date.parse(order.purchaseTime))) {
-      throw new DomainError(
+      throw new Refusal(
         'invalid_argument',
         `order ${order.orderId}: purchaseTime '${order.purchaseTime}' is not RFC 3339`,
       );
@@ -71,7 +70,7 @@ export class Orders {
     if (order.refund) throw alreadyRefunded(orderId, order.refund.time);
     const now = this.clock.now();
     if (now > refundDeadline(Date.parse(order.purchaseTime))) {
-      throw new DomainError(
+      throw new Refusal(
         'failed_precondition',
         `Order ${orderId} was placed at ${order.purchaseTime}, more than ${REFUND_WINDOW_YEARS} years ago; orders older than ${REFUND_WINDOW_YEARS} years cannot be refunded.`,
       );
@@ -86,7 +85,7 @@ export class Orders {
     try {
       return await this.store.refund(refunded);
     } catch (error) {
-      if (!isStoreError(error, 'already_refunded')) throw error;
+      if (!isRefusal(error, 'already_refunded')) throw error;
       const winner = await this.store.get(packageName, orderId);
       throw alreadyRefunded(orderId, winner?.refund?.time ?? time);
     }
@@ -99,7 +98,7 @@ export class Orders {
 
 /** The domain error of an unknown order (or package): one answer for both. */
 export const orderNotFound = (packageName: string, orderId: string) =>
-  new StoreError('not_found', `Order ${orderId} of application ${packageName} was not found.`);
+  new Refusal('not_found', `Order ${orderId} of application ${packageName} was not found.`);
 
 const alreadyRefunded = (orderId: string, time: string) =>
-  new StoreError('already_refunded', `Order ${orderId} has already been refunded (at ${time}).`);
+  new Refusal('already_refunded', `Order ${orderId} has already been refunded (at ${time}).`);

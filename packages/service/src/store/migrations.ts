@@ -1,12 +1,9 @@
-import { StoreError } from '../core/store-error.js';
+import { Refusal } from '../core/refusal.js';
 import type { SqlDatabase, SqlSession } from '../db/sql-database.js';
+import { columnDefinition } from '../db/sql-text.js';
 import { addressColumns } from '../forwarding-rules/address-columns.js';
-import {
-  aggregatedRulesTable,
-  columnDefinition,
-  operationsTable,
-  rulesTable,
-} from './sql-tables.js';
+import { aggregatedRulesTable, rulesTable } from '../forwarding-rules/sql-rule-tables.js';
+import { operationsTable } from '../operations/sql-operation-table.js';
 
 /** One step of the schema; applied once, in version order, and recorded in `listkit_migrations`. */
 interface Migration {
@@ -143,7 +140,7 @@ export async function migrate(db: SqlDatabase): Promise<number[]> {
     const applied = new Set(await appliedVersions(tx));
     const newest = Math.max(0, ...applied);
     if (newest > SCHEMA_VERSION) {
-      throw new StoreError(
+      throw new Refusal(
         'schema_too_new',
         `the database has schema version ${newest}; this listkit knows up to ${SCHEMA_VERSION}: upgrade listkit`,
       );

@@ -1,6 +1,6 @@
 // Stage 3: the rule's address (IPAddress, ipVersion) and its network, subnetwork and ipCollection.
-import { errors } from '../../http/api-error.js';
-import { scopedName } from '../../names/scopes.js';
+import { refuse } from '../../core/refusal.js';
+import { scopedName } from '../../names/resource-names.js';
 import { canonicalAddress } from '../ip-addresses.js';
 import type { BodyReader } from './body-reader.js';
 import type { NameAndEnums } from './check-name-region-enums.js';
@@ -39,7 +39,7 @@ export function checkAddresses(r: BodyReader, known: NameAndEnums, dest: Destina
           : undefined;
       if (named !== undefined) {
         // The emulator holds no Address resources, so every reference is to a missing one.
-        throw errors.notFound(`The resource '${named}' was not found`);
+        throw refuse.notFound(`The resource '${named}' was not found`);
       }
       throw invalid(
         'IPAddress',

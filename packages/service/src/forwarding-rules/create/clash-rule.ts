@@ -1,6 +1,6 @@
 // The clash rule: one address, protocol and ports per domain, and the base rule of steering rules.
 
-import { scopedName } from '../../names/scopes.js';
+import { scopedName } from '../../names/resource-names.js';
 import type { ForwardingRuleJson } from '../forwarding-rule.js';
 import { canonicalAddress, type IpRange, parseRange, rangesOverlap } from '../ip-addresses.js';
 import type { ClashContext } from './body-reader.js';

@@ -1,27 +1,25 @@
 // Create validation's errors, in Compute Engine's words.
 
+import { refuse } from '../../core/refusal.js';
 import { previewText, previewValue } from '../../core/value-preview.js';
-import { ApiError, errors } from '../../http/api-error.js';
 
 /** `Invalid value for field 'resource.<field>': '<value>'. <why>` (400 invalid). */
 export const invalid = (field: string, value: unknown, why: string) =>
-  errors.invalid(
+  refuse.invalid(
     `Invalid value for field 'resource.${field}': '${display(value)}'. ${why}`,
     `resource.${field}`,
   );
 
 /** `Required field 'resource.<field>' not specified` (400 required). */
 export const required = (field: string) =>
-  new ApiError(400, 'required', `Required field 'resource.${field}' not specified`, {
-    location: `resource.${field}`,
-  });
+  refuse.required(`Required field 'resource.${field}' not specified`, `resource.${field}`);
 
 /** A JSON value of the wrong type, as Google's JSON front end words it (400 invalid). */
 export const wrongType = (path: string, protoType: string, value: unknown) =>
-  errors.invalid(`Invalid value at '${path}' (${protoType}), ${previewValue(value)}`, path);
+  refuse.invalid(`Invalid value at '${path}' (${protoType}), ${previewValue(value)}`, path);
 
 export const unknownName = (key: string, path: string) =>
-  errors.badRequest(
+  refuse.badRequest(
     `Invalid JSON payload received. Unknown name "${key}" at '${path}': Cannot find field.`,
   );
 

@@ -1,4 +1,4 @@
-import { ApiError, errors } from '../../http/api-error.js';
+import { type Refusal, refuse } from '../../core/refusal.js';
 import type { ForwardingRuleJson } from '../forwarding-rule.js';
 import { answerRule } from './answer-rule.js';
 import { bodyReader, type InsertContext } from './body-reader.js';
@@ -16,7 +16,7 @@ import { parseForwardingRuleShape } from './shape.js';
  * Compute Engine answers it (defaults filled, references expanded or echoed, `portRange: "90"`
  * as `"90-90"`, false booleans omitted, labels dropped: they are set through setLabels,
  * output-only fields dropped, `serviceName` and `baseForwardingRule` derived). Throws an
- * {@link ApiError} (400 naming the field; 404 for an address reference, as the emulator holds no
+ * {@link Refusal} (400 naming the field; 404 for an address reference, as the emulator holds no
  * addresses) for anything the real API rejects. The stages run in a fixed order and the first
  * failure answers; docs/coverage.md lists every rule.
  *
@@ -31,12 +31,10 @@ export function prepareForwardingRule(
   destination: DestinationStage = checkTargetAndBackend,
 ): ForwardingRuleJson {
   if (body === undefined) {
-    throw new ApiError(400, 'required', "Required field 'resource' not specified", {
-      location: 'resource',
-    });
+    throw refuse.required("Required field 'resource' not specified", 'resource');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw errors.badRequest(
+    throw refuse.badRequest(
       'Invalid JSON payload received. The request body must be a ForwardingRule object.',
     );
   }

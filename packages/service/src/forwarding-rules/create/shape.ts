@@ -1,7 +1,7 @@
 // The body's JSON shape (proto3 JSON: null means unset; unknown names and wrong types are 400).
 
+import { refuse } from '../../core/refusal.js';
 import { previewText } from '../../core/value-preview.js';
-import { errors } from '../../http/api-error.js';
 import {
   FORWARDING_RULE_FIELDS,
   type MessageShape,
@@ -96,7 +96,7 @@ function boundedText(text: string, path: string): string {
   let count = 0;
   for (const _ of text) if (++count > limit) break;
   if (count <= limit) return text;
-  throw errors.invalid(
+  throw refuse.invalid(
     `Invalid value for field '${path}': '${previewText(text)}'. Must be at most ${limit} characters long.`,
     path,
   );

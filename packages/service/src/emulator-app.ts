@@ -1,0 +1,137 @@
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { controlGuard } from './control/control-guard.js';
+import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
+import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
+import { forwardingRuleRoutes } from './forwarding-rules/forwarding-rule-routes.js';
+import {
+  aggregatedRuleRoutes,
+  forwardingRuleUpdateRoutes,
+} from './forwarding-rules/forwarding-rule-update-routes.js';
+import { globalForwardingRuleRoutes } from './global-forwarding-rules/global-forwarding-rule-routes.js';
+import { ApiError } from './http/api-error.js';
+import { type CompressionOptions, gzipResponses } from './http/compression.js';
+import { apiErrorOf } from './http/error-answer.js';
+import { hostAllowed } from './http/host-check.js';
+import { jsonContentType } from './http/json-content-type.js';
+import { computePathSegments } from './http/path-segments.js';
+import type { RequestRecord } from './http/request-log.js';
+import { urlLimit } from './http/request-size.js';
+import { requestUrl } from './http/request-url.js';
+import { operationRoutes } from './operations/operation-routes.js';
+import { publisherRoutes } from './orders/publisher-routes.js';
+
+/**
+ * What the emulator's app needs besides its state.
+ *
+ * @example
+ * ```ts
+ * const config: EmulatorAppConfig = { reset, servedPort: () => undefined };
+ * ```
+ */
+export interface EmulatorAppConfig {
+  /** The control plane's reset. */
+  reset: () => Promise<void>;
+  /** The port being served, once listening (the Host check accepts it). */
+  servedPort: () => number | undefined;
+  allowedHosts?: readonly string[];
+  compression?: CompressionOptions | false;
+  log?: (record: RequestRecord) => void;
+}
+
+/**
+ * The emulator's Hono app: request log, Host check, size and content-type limits, compression,
+ * path checks, the one error mapping, then every resource's routes and the control plane.
+ *
+ * @example
+ * ```ts
+ * const app = createEmulatorApp(state, { reset, servedPort: () => server.port });
+ * ```
+ */
+export function createEmulatorApp(
+  state: EmulatorState,
+  config: EmulatorAppConfig,
+): Hono<EmulatorEnv> {
+  const app = new Hono<EmulatorEnv>();
+  app.use('*', logRequests(state, config.log));
+  app.use('*', checkHost(config));
+  app.use('*', urlLimit());
+  app.use('*', jsonContentType());
+  if (config.compression !== false) app.use('*', gzipResponses(config.compression));
+  // Project and region are checked before any route touches state.
+  app.use('/compute/v1/projects/:project/*', computePathSegments());
+  app.use('/compute/v1/projects/:project/regions/:region/*', computePathSegments());
+  app.use(
+    `${CONTROL_PREFIX}/*`,
+    controlGuard(CONTROL_PREFIX, () => state.auth),
+  );
+  app.onError((error, c) =>
+    (
+      apiErrorOf(error, c) ??
+      new ApiError(500, 'backendError', `Internal error in the emulator: ${error.message}`)
+    ).toResponse(),
+  );
+  app.notFound((c) =>
+    new ApiError(
+      404,
+      'notFound',
+      `The requested URL ${requestUrl(c).pathname} was not found on this server.`,
+    ).toResponse(),
+  );
+  forwardingRuleRoutes(app, state);
+  operationRoutes(app, state);
+  forwardingRuleUpdateRoutes(app, state);
+  aggregatedRuleRoutes(app, state);
+  globalForwardingRuleRoutes(app, state);
+  publisherRoutes(app, state);
+  controlRoutes(app, state, config.reset);
+  return app;
+}
+
+/** Records every request (after it is answered) in the request log and hands it to `log`. */
+function logRequests(
+  state: EmulatorState,
+  log: ((record: RequestRecord) => void) | undefined,
+): MiddlewareHandler<EmulatorEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const url = requestUrl(c);
+    const record: RequestRecord = {
+      time: state.clock.iso(),
+      method: c.req.method,
+      path: url.pathname,
+      query: url.search,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      ...(c.get('apiMethod') ? { apiMethod: c.get('apiMethod') } : {}),
+      ...(c.get('principal') ? { principal: c.get('principal') } : {}),
+      ...(c.error ? reasonOf(c.error, c) : {}),
+    };
+    const kept = state.requests.add(record);
+    log?.(kept);
+  };
+}
+
+/** 403 for a Host that is not this emulator's (DNS rebinding), once listening or configured. */
+function checkHost(config: EmulatorAppConfig): MiddlewareHandler<EmulatorEnv> {
+  const allowedHosts = new Set((config.allowedHosts ?? []).map((h) => h.toLowerCase()));
+  return async (c, next) => {
+    const servedPort = config.servedPort();
+    const checked = servedPort !== undefined || config.allowedHosts !== undefined;
+    const host = c.req.header('host') ?? requestUrl(c).host;
+    if (checked && !hostAllowed(host, servedPort, allowedHosts)) {
+      throw new ApiError(
+        403,
+        'forbidden',
+        `Host '${host.slice(0, 100)}' is not an address of this emulator; add it with --allowed-host (allowedHosts) if it is.`,
+      );
+    }
+    return next();
+  };
+}
+
+/** The request log's `reason` of a failed request (none for an internal error). */
+function reasonOf(error: Error, c: Context): { reason?: string } {
+  const apiError = apiErrorOf(error, c);
+  return apiError ? { reason: apiError.reason } : {};
+}

@@ -1,0 +1,202 @@
+import { Refusal } from '../core/refusal.js';
+import type { SqlSession } from '../db/sql-database.js';
+import type { SqlStoreContext } from '../db/sql-store-context.js';
+import { placeholders } from '../db/sql-text.js';
+import { type ScopeRef, scopeParent, scopeRefOf, tokenParent } from '../names/resource-names.js';
+import type { NewOperation, OperationRecord, OperationStore } from './operation-store.js';
+import { operationsTable } from './sql-operation-table.js';
+
+type OperationRow = {
+  resource: string;
+  meta: string;
+  request_id: string | null;
+  done_at: string | null;
+  version: number;
+  parent: string;
+};
+
+const OPERATION_COLUMNS = `${operationsTable.document}::text AS resource, meta::text AS meta, request_id, done_at::text AS done_at, version, parent`;
+
+/**
+ * Regional operations in PostgreSQL: conditional updates by version, a unique requestId per
+ * region, and expiry by completion time. The forwarding-rule store records a write's operation
+ * in its own transaction with {@link insertOperation}.
+ *
+ * @example
+ * ```ts
+ * const operations = sqlOperationStore(sqlStoreContext(db, statistics, { pageTokens }));
+ * ```
+ */
+export function sqlOperationStore(sql: SqlStoreContext): OperationStore {
+  const { tx, writeTx } = sql;
+  return {
+    insert: (parent, added) =>
+      writeTx(['operations'], (session) => insertOperation(session, parent, added)),
+    get: (parent, name) =>
+      tx(async (session) => {
+        const rows = await session.query<OperationRow>(
+          `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND "name" = $2`,
+          [scopeParent(parent), name],
+        );
+        return rows[0] ? operationRecord(rows[0]) : undefined;
+      }),
+    byRequestId: (parent, requestId) =>
+      tx((session) => operationByRequestId(session, parent, requestId)),
+    update: (record) => writeTx(['operations'], (session) => updateOperation(session, record)),
+    delete: (parent, name) =>
+      writeTx(['operations'], async (session) => {
+        const rows = await session.query(
+          'DELETE FROM operations WHERE parent = $1 AND "name" = $2 RETURNING 1 AS ok',
+          [scopeParent(parent), name],
+        );
+        return rows.length > 0;
+      }),
+    running: (parent) =>
+      tx(async (session) =>
+        (
+          await session.query<OperationRow>(
+            `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND done_at IS NULL ORDER BY "name"`,
+            [scopeParent(parent)],
+          )
+        ).map(operationRecord),
+      ),
+    list: (parent, request) =>
+      sql.list(operationsTable, request, tokenParent(parent, 'operations'), {
+        parent: scopeParent(parent),
+      }),
+    expire: async (retention) => {
+      const expired = await tx((session) => expireOperations(session, retention));
+      sql.wrote('operations', expired);
+      return expired;
+    },
+    all: () =>
+      tx(async (session) =>
+        (
+          await session.query<OperationRow>(
+            `SELECT ${OPERATION_COLUMNS} FROM operations ORDER BY parent, "name"`,
+          )
+        ).map(operationRecord),
+      ),
+  };
+}
+
+/**
+ * Records an operation in the caller's transaction (a rule write records its operation so).
+ *
+ * @example
+ * ```ts
+ * const operation = await insertOperation(session, parent, write.operation(rule));
+ * ```
+ */
+export async function insertOperation(
+  session: SqlSession,
+  parent: ScopeRef,
+  added: NewOperation,
+): Promise<OperationRecord> {
+  const row = operationsTable.row(added.operation);
+  const values = [
+    scopeParent(parent),
+    ...row,
+    JSON.stringify(added.meta),
+    added.requestId ?? null,
+    added.doneAt === undefined ? null : String(added.doneAt),
+    '1',
+  ];
+  await session.query(
+    `INSERT INTO operations (parent, ${operationsTable.insertColumns.join(', ')}, meta, request_id, done_at, version)
+VALUES (${placeholders(values.length)})`,
+    values,
+  );
+  return { ...structuredClone(added), ...parent, version: 1 };
+}
+
+/**
+ * The operation recorded in the region with this requestId, read in the caller's transaction.
+ *
+ * @example
+ * ```ts
+ * const earlier = await operationByRequestId(session, parent, write.requestId);
+ * ```
+ */
+export async function operationByRequestId(
+  session: SqlSession,
+  parent: ScopeRef,
+  requestId: string,
+): Promise<OperationRecord | undefined> {
+  const rows = await session.query<OperationRow>(
+    `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND request_id = $2`,
+    [scopeParent(parent), requestId],
+  );
+  return rows[0] ? operationRecord(rows[0]) : undefined;
+}
+
+async function updateOperation(
+  session: SqlSession,
+  record: OperationRecord,
+): Promise<OperationRecord> {
+  const row = operationsTable.row(record.operation);
+  const columns = [...operationsTable.insertColumns, 'meta', 'done_at', 'version'];
+  const values = [
+    ...row,
+    JSON.stringify(record.meta),
+    record.doneAt === undefined ? null : String(record.doneAt),
+    String(record.version + 1),
+  ];
+  const updated = await session.query(
+    `UPDATE operations SET (${columns.join(', ')}) = (${placeholders(values.length, 4)})
+WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
+    [scopeParent(record), record.operation.name, record.version, ...values],
+  );
+  if (updated.length === 0) {
+    const current = await session.query<{ version: number }>(
+      'SELECT version FROM operations WHERE parent = $1 AND "name" = $2',
+      [scopeParent(record), record.operation.name],
+    );
+    if (!current[0]) {
+      throw new Refusal('not_found', `operation ${record.operation.name} does not exist`);
+    }
+    throw new Refusal(
+      'condition_failed',
+      `operation ${record.operation.name} changed (version ${current[0].version}, not ${record.version})`,
+    );
+  }
+  return { ...structuredClone(record), version: record.version + 1 };
+}
+
+async function expireOperations(
+  session: SqlSession,
+  { doneBefore, keep, keepRunning }: { doneBefore: number; keep: number; keepRunning?: number },
+): Promise<number> {
+  const old = await session.query('DELETE FROM operations WHERE done_at < $1 RETURNING 1 AS ok', [
+    String(Math.floor(doneBefore)),
+  ]);
+  const surplus = await session.query(
+    `DELETE FROM operations WHERE (parent, "name") IN (
+  SELECT parent, "name" FROM operations WHERE done_at IS NOT NULL
+  ORDER BY done_at DESC, parent DESC, "name" DESC OFFSET $1
+) RETURNING 1 AS ok`,
+    [String(Math.max(0, Math.floor(keep)))],
+  );
+  const running =
+    keepRunning === undefined
+      ? []
+      : await session.query(
+          `DELETE FROM operations WHERE (parent, "name") IN (
+  SELECT parent, "name" FROM operations WHERE done_at IS NULL
+  ORDER BY ${operationsTable.document}->>'startTime' DESC, parent DESC, "name" DESC OFFSET $1
+) RETURNING 1 AS ok`,
+          [String(Math.max(0, Math.floor(keepRunning)))],
+        );
+  return old.length + surplus.length + running.length;
+}
+
+function operationRecord(row: OperationRow): OperationRecord {
+  return {
+    ...scopeRefOf(row.parent),
+    operation: JSON.parse(row.resource),
+    meta: JSON.parse(row.meta),
+    ...(row.request_id === null ? {} : { requestId: row.request_id }),
+    ...(row.done_at === null ? {} : { doneAt: Number(row.done_at) }),
+    version: Number(row.version),
+  };
+}
