@@ -50,13 +50,8 @@ export interface Io {
   error(line: string): void;
 }
 
-/** Runs one `listkit filter`; resolves with the exit status. */
-export async function runFilter(
-  filter: string,
-  files: string[],
-  options: FilterOptions,
-  io: Io,
-): Promise<number> {
+/** `--output count` counts every match: it takes no page. */
+function refuseCountedPages(options: FilterOptions): void {
   if (
     options.output === 'count' &&
     (options.pageSize !== undefined || options.pageToken !== undefined)
@@ -66,15 +61,14 @@ export async function runFilter(
       EXIT.usage,
     );
   }
-  const warn = (w: SchemaWarning) =>
-    io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
-  const inputs = files.length > 0 ? files : ['-'];
-  let choice: SchemaChoice | undefined = options.schema
-    ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
-    : undefined;
+}
 
-  // Page tokens are bound to the filter, the orderBy as written and the inputs, and opened
-  // before any input is read.
+/**
+ * The page-token binding and codec of a paged run, and the cursor of `--page-token`. Page tokens
+ * are bound to the filter, the orderBy as written and the inputs, and opened before any input is
+ * read.
+ */
+async function openPaging(filter: string, inputs: string[], options: FilterOptions) {
   const binding = {
     filter,
     orderBy: options.orderBy ?? '',
@@ -90,6 +84,25 @@ export async function runFilter(
             ? new CliError(`--page-token: ${error.message}`, EXIT.usage)
             : error;
         });
+  return { binding, paging, codec, cursorKey };
+}
+
+/** Runs one `listkit filter`; resolves with the exit status. */
+export async function runFilter(
+  filter: string,
+  files: string[],
+  options: FilterOptions,
+  io: Io,
+): Promise<number> {
+  refuseCountedPages(options);
+  const warn = (w: SchemaWarning) =>
+    io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
+  const inputs = files.length > 0 ? files : ['-'];
+  let choice: SchemaChoice | undefined = options.schema
+    ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
+    : undefined;
+
+  const { binding, paging, codec, cursorKey } = await openPaging(filter, inputs, options);
 
   let query: Query | undefined;
   let printed: string | undefined;

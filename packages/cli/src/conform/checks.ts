@@ -252,6 +252,35 @@ export async function runChecks(
   );
 
   // Ordering: the server's order equals listkit's for a few orderBys.
+  const accepted = await orderingChecks(client, schema, full, maxPages, add);
+
+  // Filters: the server's answer equals listkit's evaluation over the listing.
+  const supported: string[] = [];
+  const filters = generateFilters(
+    schema,
+    full.items,
+    client.target.dialect,
+    options.maxFilters,
+    options.seed,
+  );
+  for (const filter of filters) {
+    const check = await filterCheck(client, schema, full, filter, maxPages);
+    if (check.status !== 'SKIP') supported.push(filter);
+    add(check);
+  }
+
+  // Page tokens are bound to the query and tamper-evident.
+  await tokenChecks(client, schema, full, supported, accepted, add);
+}
+
+/** The ordering checks: the server's order equals listkit's; the orderBys the server took. */
+async function orderingChecks(
+  client: ConformClient,
+  schema: ResourceSchema,
+  full: Walk,
+  maxPages: number,
+  add: (check: Check) => void,
+): Promise<string[]> {
   const accepted: string[] = [];
   for (const orderBy of generateOrderBys(schema, full.items)) {
     const name = `orderBy ${JSON.stringify(orderBy)}`;
@@ -293,24 +322,7 @@ export async function runChecks(
           },
     );
   }
-
-  // Filters: the server's answer equals listkit's evaluation over the listing.
-  const supported: string[] = [];
-  const filters = generateFilters(
-    schema,
-    full.items,
-    client.target.dialect,
-    options.maxFilters,
-    options.seed,
-  );
-  for (const filter of filters) {
-    const check = await filterCheck(client, schema, full, filter, maxPages);
-    if (check.status !== 'SKIP') supported.push(filter);
-    add(check);
-  }
-
-  // Page tokens are bound to the query and tamper-evident.
-  await tokenChecks(client, schema, full, supported, accepted, add);
+  return accepted;
 }
 
 async function filterCheck(

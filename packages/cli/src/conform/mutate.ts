@@ -150,114 +150,14 @@ export async function mutateCheck(
 ): Promise<Check> {
   const name = 'a walk while items are created and deleted around its cursor';
   const run = `${MUTATE_PREFIX}${randomBytes(3).toString('hex')}-`;
-  const collection = `${client.target.url.origin}${client.target.url.pathname}`;
-  const urlOf = (template: string, item: string): URL => {
-    const url = new URL(fill(template, { name: item, collection }) as string);
-    if (url.origin !== client.target.url.origin) {
-      throw new RunStopped(`--mutate: ${url.href} is not on ${client.target.url.origin}`);
-    }
-    return url;
-  };
-  const keyFor = (item: string) => fill(recipe.key, { name: item, collection }) as string;
-  // Items whose create was sent and not refused (4xx other than 408/429 means nothing created),
-  // and not yet deleted: each holds one request of the reserve.
-  const live = new Set<string>();
-  const events: string[] = [];
-
-  const settle = async (item: string, want: 'there' | 'gone', cleanup = false) => {
-    if (!recipe.wait) return true;
-    const url = urlOf(recipe.wait.url, item);
-    for (let i = 0; i < recipe.wait.attempts; i++) {
-      // Cleanup gives up waiting rather than eat into the deletes still to send.
-      if (cleanup && client.requests + client.reserved >= client.limits.maxRequests) return false;
-      const answer = await client.send('GET', url, undefined);
-      const there = answer.status >= 200 && answer.status < 300;
-      const gone = answer.status === 404 || answer.status === 410;
-      if ((want === 'there' && there) || (want === 'gone' && gone)) return true;
-      await new Promise((resolve) => setTimeout(resolve, recipe.wait!.intervalMs));
-    }
-    return false;
-  };
-  const create = async (tag: string) => {
-    const item = `${run}${tag}`;
-    const body =
-      recipe.create.body === undefined
-        ? undefined
-        : fill(recipe.create.body, { name: item, collection });
-    const url = urlOf(recipe.create.url, item);
-    // Room for the create and its delete, or no create at all.
-    if (client.requests + client.reserved + 2 > client.limits.maxRequests) {
-      throw new RunStopped(
-        `stopped after ${client.requests} requests: --max-requests ${client.limits.maxRequests} reached (${client.reserved} kept for cleanup; no room to create ${item} and delete it)`,
-      );
-    }
-    // Kept back before sending: an answer lost on the way may still have created it.
-    client.reserved++;
-    live.add(item);
-    const answer = await client.send(method(recipe.create), url, body);
-    if (answer.status < 200 || answer.status > 299) {
-      if (
-        answer.status >= 400 &&
-        answer.status < 500 &&
-        answer.status !== 408 &&
-        answer.status !== 429
-      ) {
-        live.delete(item);
-        client.reserved--;
-      }
-      throw new RunStopped(
-        `--mutate: creating ${item} answered ${answer.status}${message(answer.body)}\n  ${answer.curl}`,
-      );
-    }
-    if (!(await settle(item, 'there'))) {
-      throw new RunStopped(`--mutate: ${item} did not appear after ${recipe.wait!.attempts} polls`);
-    }
-    return item;
-  };
-  const remove = async (item: string, cleanup = false) => {
-    // The request kept back for this delete is spent on it; an unanswered delete (a timeout)
-    // keeps the item for the cleanup to try again, within what is left of --max-requests.
-    client.reserved--;
-    let answer: Awaited<ReturnType<ConformClient['send']>>;
-    try {
-      answer = await client.send(
-        method(recipe.delete),
-        urlOf(recipe.delete.url, item),
-        recipe.delete.body === undefined
-          ? undefined
-          : fill(recipe.delete.body, { name: item, collection }),
-      );
-    } catch (error) {
-      if (!cleanup) client.reserved++;
-      else live.delete(item);
-      throw error;
-    }
-    live.delete(item);
-    const ok = (answer.status >= 200 && answer.status < 300) || answer.status === 404;
-    if (!ok) {
-      const line = `--mutate: deleting ${item} answered ${answer.status}${message(answer.body)}\n  ${answer.curl}`;
-      if (cleanup) {
-        warn(line);
-        return false;
-      }
-      throw new RunStopped(line);
-    }
-    if (!(await settle(item, 'gone', cleanup))) {
-      const line = `--mutate: ${item} still there after ${recipe.wait!.attempts} polls`;
-      if (cleanup) {
-        warn(line);
-        return false;
-      }
-      throw new RunStopped(line);
-    }
-    return true;
-  };
+  const items = new MutateItems(client, recipe, run, warn);
+  const { events } = items;
 
   try {
     const before: string[] = [];
-    for (let i = 0; i < MUTATE_ITEMS.before; i++) before.push(await create(`b${i}`));
-    const present = new Set([...full.keys, ...before.map(keyFor)]);
-    const [b0, b1] = [keyFor(before[0]!), keyFor(before[1]!)];
+    for (let i = 0; i < MUTATE_ITEMS.before; i++) before.push(await items.create(`b${i}`));
+    const present = new Set([...full.keys, ...before.map((item) => items.keyFor(item))]);
+    const [b0, b1] = [items.keyFor(before[0]!), items.keyFor(before[1]!)];
     const b7 = before.at(-1)!;
     const seen = new Map<string, number>();
     // Two page boundaries: a delete behind the cursor and one ahead of it, then an insert behind
@@ -265,19 +165,21 @@ export async function mutateCheck(
     // offset-paging server's mistake, each undoing the other's shift).
     const plan: (() => Promise<void>)[] = [
       async () => {
-        await remove(before[0]!);
+        await items.remove(before[0]!);
         present.delete(b0);
         events.push(`deleted ${b0} after the walk had returned it`);
-        if (seen.has(keyFor(b7))) return;
-        await remove(b7);
-        present.delete(keyFor(b7));
-        events.push(`deleted ${keyFor(b7)} before the walk returned it`);
+        if (seen.has(items.keyFor(b7))) return;
+        await items.remove(b7);
+        present.delete(items.keyFor(b7));
+        events.push(`deleted ${items.keyFor(b7)} before the walk returned it`);
       },
       async () => {
-        const a0 = await create('a0');
-        events.push(`created ${keyFor(a0)} (sorting before ${b0}, which the walk had returned)`);
-        const c0 = await create('c0');
-        events.push(`created ${keyFor(c0)} (sorting after ${keyFor(b7)})`);
+        const a0 = await items.create('a0');
+        events.push(
+          `created ${items.keyFor(a0)} (sorting before ${b0}, which the walk had returned)`,
+        );
+        const c0 = await items.create('c0');
+        events.push(`created ${items.keyFor(c0)} (sorting after ${items.keyFor(b7)})`);
       },
     ];
     const order: string[] = [];
@@ -345,13 +247,141 @@ export async function mutateCheck(
     };
   } finally {
     // Cleanup: every item this run created, and nothing else (the names carry this run's prefix).
-    for (const item of [...live]) {
+    for (const item of [...items.live]) {
       try {
-        await remove(item, true);
+        await items.remove(item, true);
       } catch (error) {
         warn(`--mutate: could not delete ${item}: ${(error as Error).message}`);
       }
     }
+  }
+}
+
+/** The items one `--mutate` run creates and deletes, within the client's request budget. */
+class MutateItems {
+  /**
+   * Items whose create was sent and not refused (4xx other than 408/429 means nothing created),
+   * and not yet deleted: each holds one request of the reserve.
+   */
+  readonly live = new Set<string>();
+  /** What the run wrote during the walk, in words. */
+  readonly events: string[] = [];
+  private readonly collection: string;
+
+  constructor(
+    private readonly client: ConformClient,
+    private readonly recipe: Recipe,
+    private readonly run: string,
+    private readonly warn: (line: string) => void,
+  ) {
+    this.collection = `${client.target.url.origin}${client.target.url.pathname}`;
+  }
+
+  private urlOf(template: string, item: string): URL {
+    const url = new URL(fill(template, { name: item, collection: this.collection }) as string);
+    if (url.origin !== this.client.target.url.origin) {
+      throw new RunStopped(`--mutate: ${url.href} is not on ${this.client.target.url.origin}`);
+    }
+    return url;
+  }
+
+  /** The item's key in the listing (the recipe's `key`). */
+  keyFor(item: string): string {
+    return fill(this.recipe.key, { name: item, collection: this.collection }) as string;
+  }
+
+  private async settle(item: string, want: 'there' | 'gone', cleanup = false): Promise<boolean> {
+    if (!this.recipe.wait) return true;
+    const url = this.urlOf(this.recipe.wait.url, item);
+    for (let i = 0; i < this.recipe.wait.attempts; i++) {
+      // Cleanup gives up waiting rather than eat into the deletes still to send.
+      if (cleanup && this.client.requests + this.client.reserved >= this.client.limits.maxRequests)
+        return false;
+      const answer = await this.client.send('GET', url, undefined);
+      const there = answer.status >= 200 && answer.status < 300;
+      const gone = answer.status === 404 || answer.status === 410;
+      if ((want === 'there' && there) || (want === 'gone' && gone)) return true;
+      await new Promise((resolve) => setTimeout(resolve, this.recipe.wait!.intervalMs));
+    }
+    return false;
+  }
+  /** Creates the item `{run}{tag}` and waits until it is there; its name. */
+  async create(tag: string): Promise<string> {
+    const item = `${this.run}${tag}`;
+    const body =
+      this.recipe.create.body === undefined
+        ? undefined
+        : fill(this.recipe.create.body, { name: item, collection: this.collection });
+    const url = this.urlOf(this.recipe.create.url, item);
+    // Room for the create and its delete, or no create at all.
+    if (this.client.requests + this.client.reserved + 2 > this.client.limits.maxRequests) {
+      throw new RunStopped(
+        `stopped after ${this.client.requests} requests: --max-requests ${this.client.limits.maxRequests} reached (${this.client.reserved} kept for cleanup; no room to create ${item} and delete it)`,
+      );
+    }
+    // Kept back before sending: an answer lost on the way may still have created it.
+    this.client.reserved++;
+    this.live.add(item);
+    const answer = await this.client.send(method(this.recipe.create), url, body);
+    if (answer.status < 200 || answer.status > 299) {
+      if (
+        answer.status >= 400 &&
+        answer.status < 500 &&
+        answer.status !== 408 &&
+        answer.status !== 429
+      ) {
+        this.live.delete(item);
+        this.client.reserved--;
+      }
+      throw new RunStopped(
+        `--mutate: creating ${item} answered ${answer.status}${message(answer.body)}\n  ${answer.curl}`,
+      );
+    }
+    if (!(await this.settle(item, 'there'))) {
+      throw new RunStopped(
+        `--mutate: ${item} did not appear after ${this.recipe.wait!.attempts} polls`,
+      );
+    }
+    return item;
+  }
+  /** Deletes an item and waits until it is gone; false when cleanup could not. */
+  async remove(item: string, cleanup = false): Promise<boolean> {
+    // The request kept back for this delete is spent on it; an unanswered delete (a timeout)
+    // keeps the item for the cleanup to try again, within what is left of --max-requests.
+    this.client.reserved--;
+    let answer: Awaited<ReturnType<ConformClient['send']>>;
+    try {
+      answer = await this.client.send(
+        method(this.recipe.delete),
+        this.urlOf(this.recipe.delete.url, item),
+        this.recipe.delete.body === undefined
+          ? undefined
+          : fill(this.recipe.delete.body, { name: item, collection: this.collection }),
+      );
+    } catch (error) {
+      if (!cleanup) this.client.reserved++;
+      else this.live.delete(item);
+      throw error;
+    }
+    this.live.delete(item);
+    const ok = (answer.status >= 200 && answer.status < 300) || answer.status === 404;
+    if (!ok) {
+      const line = `--mutate: deleting ${item} answered ${answer.status}${message(answer.body)}\n  ${answer.curl}`;
+      if (cleanup) {
+        this.warn(line);
+        return false;
+      }
+      throw new RunStopped(line);
+    }
+    if (!(await this.settle(item, 'gone', cleanup))) {
+      const line = `--mutate: ${item} still there after ${this.recipe.wait!.attempts} polls`;
+      if (cleanup) {
+        this.warn(line);
+        return false;
+      }
+      throw new RunStopped(line);
+    }
+    return true;
   }
 }
 

@@ -446,6 +446,76 @@ const OWN_TYPES: Partial<Record<FieldType['kind'], readonly SqlColumnType[]>> = 
 /** Timestamps as the engine reads them: RFC 3339 in UTC with six fractional digits. */
 const TIMESTAMP_TEXT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
+/**
+ * How the engine reads an own column of this kind: its comparable value, its sort value (and
+ * whether that can be null), and the text it selects; `note` records where SQL's semantics
+ * differ from the engine's.
+ */
+function ownColumnSql(
+  type: FieldType,
+  sqlType: string,
+  quoted: string,
+  nullable: boolean,
+  note: (reason: string) => void,
+): { value: string; sortValue: string; sortNullable: boolean; select: string } {
+  const or = (fallback: string, expr = quoted) =>
+    nullable ? `COALESCE(${expr}, ${fallback})` : expr;
+  let value: string;
+  let sortValue: string;
+  let sortNullable = false;
+  let select = `${quoted}::text`;
+  switch (type.kind) {
+    case 'string':
+      value = `${or(`''`)} COLLATE "C"`;
+      sortValue = value;
+      select = quoted;
+      note(
+        'compared and ordered under COLLATE "C" (code points), whatever the column\'s collation: only an index built COLLATE "C" serves it',
+      );
+      break;
+    case 'int64':
+      value = or('0');
+      sortValue = value;
+      break;
+    case 'double':
+      value = sqlType === 'numeric' ? or('0', `${quoted}::float8`) : or('0');
+      sortValue = value;
+      select = sqlType === 'numeric' ? `${quoted}::float8::text` : select;
+      if (sqlType === 'numeric') {
+        note('numeric: compared and ordered as float8, the double the resource holds');
+      }
+      break;
+    case 'bool':
+      value = or('false');
+      sortValue = value;
+      break;
+    case 'enum': {
+      value = `${quoted}::text COLLATE "C"`;
+      const cases = type.values.map((v, i) => `WHEN ${quoteLiteral(v)} THEN ${i}`).join(' ');
+      sortValue = `(CASE ${quoted}::text ${cases} END)`;
+      sortNullable = true;
+      note(
+        `${sqlType === 'enum' ? 'a PostgreSQL enum orders by its own declared order' : 'text orders alphabetically'}: ordered by the schema's declared order through a CASE, which no plain index serves`,
+      );
+      break;
+    }
+    case 'timestamp':
+      value = quoted;
+      sortValue = quoted;
+      sortNullable = nullable;
+      select = `to_char(${sqlType === 'timestamptz' ? `${quoted} AT TIME ZONE 'UTC'` : quoted}, ${TIMESTAMP_TEXT})`;
+      note(
+        `${sqlType} keeps microseconds, the engine nanoseconds: rows read back hold microseconds, a filter literal with nanoseconds is compared through its exact microsecond bound, and a page token whose cursor holds nanoseconds is refused`,
+      );
+      break;
+    default:
+      value = quoted;
+      sortValue = quoted;
+      sortNullable = nullable;
+  }
+  return { value, sortValue, sortNullable, select };
+}
+
 /** `sqlTable(schema, { document: false, … })`: a table of your own, with ordinary columns. */
 function ownTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
   const required = new Set([...(options.required ?? []), schema.key]);
@@ -482,62 +552,14 @@ function ownTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
     names.add(name);
     const quoted = quoteIdentifier(name);
     const nullable = !required.has(path);
-    const or = (fallback: string, expr = quoted) =>
-      nullable ? `COALESCE(${expr}, ${fallback})` : expr;
-    let value: string;
-    let sortValue: string;
-    let sortNullable = false;
-    let select = `${quoted}::text`;
     const note = (reason: string) => inexact.push({ path, column: quoted, reason });
-    switch (type.kind) {
-      case 'string':
-        value = `${or(`''`)} COLLATE "C"`;
-        sortValue = value;
-        select = quoted;
-        note(
-          'compared and ordered under COLLATE "C" (code points), whatever the column\'s collation: only an index built COLLATE "C" serves it',
-        );
-        break;
-      case 'int64':
-        value = or('0');
-        sortValue = value;
-        break;
-      case 'double':
-        value = sqlType === 'numeric' ? or('0', `${quoted}::float8`) : or('0');
-        sortValue = value;
-        select = sqlType === 'numeric' ? `${quoted}::float8::text` : select;
-        if (sqlType === 'numeric') {
-          note('numeric: compared and ordered as float8, the double the resource holds');
-        }
-        break;
-      case 'bool':
-        value = or('false');
-        sortValue = value;
-        break;
-      case 'enum': {
-        value = `${quoted}::text COLLATE "C"`;
-        const cases = type.values.map((v, i) => `WHEN ${quoteLiteral(v)} THEN ${i}`).join(' ');
-        sortValue = `(CASE ${quoted}::text ${cases} END)`;
-        sortNullable = true;
-        note(
-          `${sqlType === 'enum' ? 'a PostgreSQL enum orders by its own declared order' : 'text orders alphabetically'}: ordered by the schema's declared order through a CASE, which no plain index serves`,
-        );
-        break;
-      }
-      case 'timestamp':
-        value = quoted;
-        sortValue = quoted;
-        sortNullable = nullable;
-        select = `to_char(${sqlType === 'timestamptz' ? `${quoted} AT TIME ZONE 'UTC'` : quoted}, ${TIMESTAMP_TEXT})`;
-        note(
-          `${sqlType} keeps microseconds, the engine nanoseconds: rows read back hold microseconds, a filter literal with nanoseconds is compared through its exact microsecond bound, and a page token whose cursor holds nanoseconds is refused`,
-        );
-        break;
-      default:
-        value = quoted;
-        sortValue = quoted;
-        sortNullable = nullable;
-    }
+    const { value, sortValue, sortNullable, select } = ownColumnSql(
+      type,
+      sqlType,
+      quoted,
+      nullable,
+      note,
+    );
     columns.push({
       path,
       steps,

@@ -1,25 +1,121 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
-import { apiCall } from '../http/api-call.js';
+import { apiCall, type PathTarget, type PermissionRule } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import { READ_SCOPES, WRITE_SCOPES } from '../http/compute-call.js';
+import { READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from '../http/compute-call.js';
 import { JSON_CONTENT_TYPE } from '../http/json-content-type.js';
 import { listPageBytes } from '../http/list-page-bytes.js';
 import { listParams } from '../http/list-params.js';
 import { PageBufferPool } from '../http/page-buffer-pool.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
-import { scopedName, scopeParent } from '../names/resource-names.js';
+import { type ScopeRef, scopedCollectionName, scopedName } from '../names/resource-names.js';
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
+import type { SetLabelsRequestName } from './forwarding-rule-update.js';
+import { type ForwardingRules, ruleNotFound } from './forwarding-rules.js';
 import { requireReferencePermissions } from './reference-permissions.js';
-import {
-  onScope,
-  onScopedRule,
-  REGIONAL_RULES,
-  type RuleRoutesScope,
-  scopedRuleTarget,
-} from './rule-routes-scope.js';
+
+/**
+ * What the forwarding-rule routes need to know of the scope they serve: the same routes serve
+ * regional rules (`projects/p/regions/r/forwardingRules`) and global ones
+ * (`projects/p/global/forwardingRules`, `global-forwarding-rules/`), which differ only in these.
+ *
+ * @example
+ * ```ts
+ * forwardingRuleRoutes(app, state, REGIONAL_RULES);
+ * ```
+ */
+export interface RuleRoutesScope {
+  /** The route path of the scope, without the collection (`…/regions/:region`, `…/global`). */
+  readonly path: string;
+  /**
+   * The API's name of the collection (`compute.forwardingRules`, `compute.globalForwardingRules`):
+   * the prefix of its methods in the request log and fault rules, and of its IAM permissions.
+   */
+  readonly resource: string;
+  /** The scope a request's path names. */
+  scopeOf(c: Context): ScopeRef;
+  /** The domain module of the scope's rules. */
+  rules(state: EmulatorState): ForwardingRules;
+  /** The message a setLabels body is, as errors name it. */
+  readonly setLabelsRequest: SetLabelsRequestName;
+}
+
+/**
+ * The regional rules' scope.
+ *
+ * @example
+ * ```ts
+ * REGIONAL_RULES.scopeOf(c); // { project, region } of the path
+ * ```
+ */
+export const REGIONAL_RULES: RuleRoutesScope = {
+  path: REGIONAL,
+  resource: 'compute.forwardingRules',
+  scopeOf: regionOf,
+  rules: (state) => state.forwardingRules,
+  setLabelsRequest: 'RegionSetLabelsRequest',
+};
+
+/**
+ * `permission` on the scope of the path: the region (`projects/p/regions/r`), or the project
+ * (`projects/p`) for a global collection.
+ *
+ * @example
+ * ```ts
+ * onScope(scope, 'compute.globalForwardingRules.list');
+ * ```
+ */
+export function onScope(scope: RuleRoutesScope, name: string): PermissionRule {
+  return {
+    name,
+    on: (c) => {
+      const where = scope.scopeOf(c);
+      const resource =
+        where.region === undefined
+          ? `projects/${where.project}`
+          : `projects/${where.project}/regions/${where.region}`;
+      return { project: where.project, resource };
+    },
+  };
+}
+
+/**
+ * `permission` on the forwarding rule the path names (`…/forwardingRules/{name}`).
+ *
+ * @example
+ * ```ts
+ * onScopedRule(scope, 'compute.globalForwardingRules.delete');
+ * ```
+ */
+export function onScopedRule(scope: RuleRoutesScope, name: string): PermissionRule {
+  return {
+    name,
+    on: (c) => {
+      const where = scope.scopeOf(c);
+      return {
+        project: where.project,
+        resource: scopedName(where, 'forwardingRules', c.req.param('name')!),
+      };
+    },
+  };
+}
+
+/**
+ * `target` of a call on the forwarding rule the path names, in the scope's words when missing.
+ *
+ * @example
+ * ```ts
+ * apiCall(state, { method, scopes, target: scopedRuleTarget(scope) });
+ * ```
+ */
+export function scopedRuleTarget(scope: RuleRoutesScope): (c: Context) => PathTarget {
+  return (c) => {
+    const name = c.req.param('name')!;
+    return { names: [name], missing: () => ruleNotFound(scope.scopeOf(c), name) };
+  };
+}
 
 /** @hono/node-server's response binding (`c.env.outgoing`), as far as the buffer pool needs it. */
 type OutgoingBinding = Parameters<PageBufferPool['take']>[1];
@@ -58,7 +154,7 @@ export function forwardingRuleRoutes(
         `${resource}.create`,
         scopedName(where, 'forwardingRules', name),
       );
-      const earlier = requestId ? await state.operations.byRequestId(where, requestId) : undefined;
+      const earlier = await rules.replayOf(where, requestId);
       if (earlier) return c.json(earlier); // a retry: the original operation, nothing created
       if (typeof body === 'object' && body !== null) {
         requireReferencePermissions(principal, project, body as Record<string, unknown>);
@@ -88,7 +184,7 @@ export function forwardingRuleRoutes(
       const page = await rules.list(where, { ...listParams(c), context: { project } });
       const body = listPageBytes(
         'compute#forwardingRuleList',
-        `${scopeParent(where)}/forwardingRules`,
+        scopedCollectionName(where, 'forwardingRules'),
         state.urls.forwardingRules(project, region),
         page,
         ruleJsonBytes,

@@ -7,14 +7,14 @@ import { listParams } from '../http/list-params.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
-import { applyPatch, applySetLabels, applySetTarget } from './forwarding-rule-update.js';
-import { requireReferencePermissions } from './reference-permissions.js';
 import {
   onScopedRule,
   REGIONAL_RULES,
   type RuleRoutesScope,
   scopedRuleTarget,
-} from './rule-routes-scope.js';
+} from './forwarding-rule-routes.js';
+import { applyPatch, applySetLabels, applySetTarget } from './forwarding-rule-update.js';
+import { requireReferencePermissions } from './reference-permissions.js';
 
 /**
  * setLabels, setTarget and patch of the forwarding rules of one scope (regional by default, or

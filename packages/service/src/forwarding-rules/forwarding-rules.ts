@@ -1,8 +1,8 @@
 import type { ListPage, ListRequest } from '@listkit/query';
 import type { EmulatorClock } from '../core/clock.js';
+import { resourceNotFound } from '../core/compute-refusals.js';
 import { newNumericId } from '../core/ids.js';
 import type { Principal } from '../core/principal.js';
-import { Refusal } from '../core/refusal.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
 import { type ScopeRef, scopedName } from '../names/resource-names.js';
 import {
@@ -100,10 +100,8 @@ export class ForwardingRules {
       check?: (rule: ForwardingRuleJson, sameAddress: readonly ForwardingRuleJson[]) => void;
     },
   ): Promise<OperationJson> {
-    if (change.requestId) {
-      const earlier = await this.options.operations.byRequestId(where, change.requestId);
-      if (earlier) return earlier; // a retry: the original operation, nothing changed
-    }
+    const earlier = await this.replayOf(where, change.requestId);
+    if (earlier) return earlier; // a retry: the original operation, nothing changed
     const current = await this.get(where, name);
     const rule = withFingerprints(apply(current));
     const { check } = change;
@@ -170,9 +168,21 @@ export class ForwardingRules {
     return this.options.store.all();
   }
 
+  /**
+   * The operation an earlier write with this requestId started in the region, as it stands now;
+   * undefined without a requestId or a match. Checked before a body is validated, so a retry
+   * answers the original; the store checks again inside the write, for concurrent retries.
+   */
+  async replayOf(
+    where: ScopeRef,
+    requestId: string | undefined,
+  ): Promise<OperationJson | undefined> {
+    return requestId ? this.options.operations.byRequestId(where, requestId) : undefined;
+  }
+
   /** The operation recorded with a write, built from the rule written. */
   private recorded(where: ScopeRef, change: RuleChange) {
-    const requestId = change.requestId?.toLowerCase();
+    const { requestId } = change;
     return {
       ...(requestId ? { requestId } : {}),
       operation: (rule: ForwardingRuleJson) =>
@@ -235,16 +245,6 @@ function withFingerprints(rule: ForwardingRuleJson): ForwardingRuleJson {
   return rule;
 }
 
-/** The domain error of an unknown forwarding rule, named as Compute Engine names it. */
+/** The refusal of an unknown forwarding rule, named as Compute Engine names it. */
 export const ruleNotFound = (where: ScopeRef, name: string) =>
-  new Refusal(
-    'not_found',
-    `The resource '${resourceName(where.project, where.region, name)}' was not found`,
-  );
-
-/**
- * `projects/p/regions/r/forwardingRules/name` (or `projects/p/global/forwardingRules/name` when
- * `region` is undefined), as Compute Engine names resources in errors.
- */
-export const resourceName = (project: string, region: string | undefined, name: string) =>
-  scopedName({ project, region }, 'forwardingRules', name);
+  resourceNotFound(scopedName(where, 'forwardingRules', name));

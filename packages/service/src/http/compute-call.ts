@@ -1,7 +1,5 @@
 import type { Context } from 'hono';
-import { resourceName, ruleNotFound } from '../forwarding-rules/forwarding-rules.js';
-import { operationNotFound } from '../operations/operations.js';
-import type { PathTarget, PermissionRule } from './api-call.js';
+import type { PermissionRule } from './api-call.js';
 
 /** The path of a region's collections; routes append `/forwardingRules`, `/operations`, … */
 export const REGIONAL = '/compute/v1/projects/:project/regions/:region';
@@ -41,66 +39,4 @@ export function onProject(name: string): PermissionRule {
       return { project, resource: `projects/${project}` };
     },
   };
-}
-
-/**
- * `permission` on the region of the path (`projects/p/regions/r`).
- *
- * @example
- * ```ts
- * apiCall(state, { method, scopes: READ_SCOPES, permission: onRegion('compute.regionOperations.get') });
- * ```
- */
-export function onRegion(name: string): PermissionRule {
-  return {
-    name,
-    on: (c) => {
-      const { project, region } = regionOf(c);
-      return { project, resource: `projects/${project}/regions/${region}` };
-    },
-  };
-}
-
-/**
- * `permission` on the forwarding rule the path names (`projects/p/regions/r/forwardingRules/n`).
- *
- * @example
- * ```ts
- * apiCall(state, { method, scopes: WRITE_SCOPES, permission: onRule('compute.forwardingRules.delete') });
- * ```
- */
-export function onRule(name: string): PermissionRule {
-  return {
-    name,
-    on: (c) => {
-      const { project, region } = regionOf(c);
-      return { project, resource: resourceName(project, region, c.req.param('name')!) };
-    },
-  };
-}
-
-/**
- * `target` of a call on the forwarding rule the path names (`…/forwardingRules/{name}`).
- *
- * @example
- * ```ts
- * apiCall(state, { method, scopes: READ_SCOPES, permission: onRule('compute.forwardingRules.get'), target: ruleTarget });
- * ```
- */
-export function ruleTarget(c: Context): PathTarget {
-  const name = c.req.param('name')!;
-  return { names: [name], missing: () => ruleNotFound(regionOf(c), name) };
-}
-
-/**
- * `target` of a call on the operation the path names (`…/operations/{operation}`).
- *
- * @example
- * ```ts
- * apiCall(state, { method, scopes: READ_SCOPES, permission: onRegion('compute.regionOperations.get'), target: operationTarget });
- * ```
- */
-export function operationTarget(c: Context): PathTarget {
-  const name = c.req.param('operation')!;
-  return { names: [name], missing: () => operationNotFound(regionOf(c), name) };
 }

@@ -4,7 +4,7 @@ import { Refusal } from '../core/refusal.js';
 import { isStatementTimeout } from '../db/statement-timeout.js';
 import { ApiError } from './api-error.js';
 import { listErrorToApiError } from './list-errors.js';
-import { queryParam } from './query.js';
+import { listInputsAsWritten } from './list-params.js';
 import { errorDialectOf, refusalToApiError } from './refusal-answer.js';
 
 /**
@@ -23,12 +23,7 @@ export function apiErrorOf(error: unknown, c: Context): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof Refusal) return refusalToApiError(error, errorDialectOf(c));
   if (error instanceof ListkitError) {
-    return listErrorToApiError(error, {
-      filter: queryParam(c, 'filter'),
-      orderBy: queryParam(c, 'orderBy'),
-      pageToken: queryParam(c, 'pageToken'),
-      pageSize: queryParam(c, 'maxResults'),
-    });
+    return listErrorToApiError(error, listInputsAsWritten(c));
   }
   if (isStatementTimeout(error)) {
     return new ApiError(

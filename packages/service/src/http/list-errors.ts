@@ -1,5 +1,6 @@
-import type { ListInput, ListkitError } from '@listkit/query';
+import type { ListkitError } from '@listkit/query';
 import { ApiError } from './api-error.js';
+import { type ListInputsAsWritten, PAGE_SIZE_PARAMETER } from './list-params.js';
 
 /** The most of a bad page token an error quotes: a token is opaque, the start identifies it. */
 export const QUOTED_TOKEN_CHARS = 40;
@@ -17,9 +18,6 @@ function quoted(value: string, max: number): string {
     : `'${value}'`;
 }
 
-/** The list inputs as the request gave them, for error messages: what each problem quotes. */
-export type ListParams = Partial<Record<ListInput, string>>;
-
 /**
  * Turns a list-engine error into Compute Engine's answer, by the input its problem concerns
  * ({@link ListkitError.input}): a 400 `Invalid value for field 'filter': '…'. Invalid list
@@ -33,7 +31,7 @@ export type ListParams = Partial<Record<ListInput, string>>;
  * listErrorToApiError(error, { orderBy: 'nmae' }).extra.location; // 'orderBy'
  * ```
  */
-export function listErrorToApiError(error: ListkitError, params: ListParams): ApiError {
+export function listErrorToApiError(error: ListkitError, params: ListInputsAsWritten): ApiError {
   if (error.code === 'query_timeout') {
     // The request was valid; the backend ran out of time: Google's DEADLINE_EXCEEDED, a 504
     // clients may retry, never a 400 that blames the caller's filter.
@@ -59,7 +57,6 @@ export function listErrorToApiError(error: ListkitError, params: ListParams): Ap
         `: ${quoted(params.pageToken ?? '', QUOTED_TOKEN_CHARS)}. ${error.message}`,
       );
     case 'pageSize':
-      // Compute's page size is `maxResults`.
-      return invalid('maxResults', `. ${error.message}`);
+      return invalid(PAGE_SIZE_PARAMETER, `. ${error.message}`);
   }
 }

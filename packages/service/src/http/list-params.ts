@@ -1,6 +1,9 @@
-import { resolvePageSize } from '@listkit/query';
+import { type ListInput, resolvePageSize } from '@listkit/query';
 import type { Context } from 'hono';
 import { booleanParam, queryParam, uint32Param } from './query.js';
+
+/** Compute's name for the page size (AIP-158's `pageSize`): the one place it is mapped. */
+export const PAGE_SIZE_PARAMETER = 'maxResults';
 
 /** The list parameters of a Compute Engine list call, read once and checked. */
 export interface ListParams {
@@ -28,10 +31,33 @@ export function listParams(c: Context): ListParams {
     filter: queryParam(c, 'filter'),
     orderBy: queryParam(c, 'orderBy'),
     pageToken: queryParam(c, 'pageToken') || undefined,
-    pageSize: resolvePageSize(uint32Param(queryParam(c, 'maxResults'), 'maxResults'), {
-      default: 500,
-      max: 500,
-    }),
+    pageSize: resolvePageSize(
+      uint32Param(queryParam(c, PAGE_SIZE_PARAMETER), PAGE_SIZE_PARAMETER),
+      {
+        default: 500,
+        max: 500,
+      },
+    ),
+  };
+}
+
+/** The list inputs as the request gave them, for error messages: what each problem quotes. */
+export type ListInputsAsWritten = Partial<Record<ListInput, string>>;
+
+/**
+ * The list inputs as the request wrote them, unchecked: what an error about one of them quotes.
+ *
+ * @example
+ * ```ts
+ * listErrorToApiError(error, listInputsAsWritten(c));
+ * ```
+ */
+export function listInputsAsWritten(c: Context): ListInputsAsWritten {
+  return {
+    filter: queryParam(c, 'filter'),
+    orderBy: queryParam(c, 'orderBy'),
+    pageToken: queryParam(c, 'pageToken'),
+    pageSize: queryParam(c, PAGE_SIZE_PARAMETER),
   };
 }
 

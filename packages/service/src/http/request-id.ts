@@ -6,7 +6,8 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 /**
  * The `requestId` query parameter of a Compute write (insert, setTarget): a UUID other than the
  * zero UUID (400 naming it otherwise), or undefined when absent or empty. A retry with the same
- * requestId answers the operation the first request started.
+ * requestId answers the operation the first request started. UUIDs compare without case, so it
+ * is lowercased here, once: the domain and the stores take it as given.
  *
  * @example
  * ```ts
@@ -21,5 +22,5 @@ export function requestIdParam(requestId: string | undefined): string | undefine
       'requestId',
     );
   }
-  return requestId;
+  return requestId.toLowerCase();
 }

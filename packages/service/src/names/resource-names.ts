@@ -53,7 +53,18 @@ export function regionRefOf(parent: string): RegionRef {
  * ```
  */
 export const regionalName = (parent: RegionRef, collection: RegionalCollection, name: string) =>
-  `${regionParent(parent)}/${collection}/${name}`;
+  `${regionalCollectionName(parent, collection)}/${name}`;
+
+/**
+ * `projects/p/regions/r/{collection}`: a regional collection, as list answers give their `id`.
+ *
+ * @example
+ * ```ts
+ * regionalCollectionName({ project: 'p', region: 'r' }, 'operations'); // 'projects/p/regions/r/operations'
+ * ```
+ */
+export const regionalCollectionName = (parent: RegionRef, collection: RegionalCollection) =>
+  `${regionParent(parent)}/${collection}`;
 
 /**
  * The parent bound into a list's page tokens: the collection, not only its region, so that a
@@ -65,7 +76,7 @@ export const regionalName = (parent: RegionRef, collection: RegionalCollection, 
  * ```
  */
 export const tokenParent = (parent: ScopeRef, collection: 'forwardingRules' | 'operations') =>
-  `${scopeParent(parent)}/${collection}`;
+  scopedCollectionName(parent, collection);
 
 /**
  * The parent bound into the aggregated list's page tokens.
@@ -134,4 +145,16 @@ export function scopeRefOf(parent: string): ScopeRef {
  * ```
  */
 export const scopedName = (scope: ScopeRef, collection: RegionalCollection, name: string) =>
-  `${scopeParent(scope)}/${collection}/${name}`;
+  `${scopedCollectionName(scope, collection)}/${name}`;
+
+/**
+ * `projects/p/regions/r/{collection}` or `projects/p/global/{collection}`: a scope's collection,
+ * as list answers name it (`id`) and page tokens are bound to it.
+ *
+ * @example
+ * ```ts
+ * scopedCollectionName({ project: 'p' }, 'operations'); // 'projects/p/global/operations'
+ * ```
+ */
+export const scopedCollectionName = (scope: ScopeRef, collection: RegionalCollection) =>
+  `${scopeParent(scope)}/${collection}`;

@@ -5,7 +5,7 @@ import { apiCall } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
 import { READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from '../http/compute-call.js';
 import { listAnswer, listParams } from '../http/list-params.js';
-import { type ScopeRef, scopeParent } from '../names/resource-names.js';
+import { type ScopeRef, scopedCollectionName, scopeParent } from '../names/resource-names.js';
 import { operationNotFound } from './operations.js';
 
 /**
@@ -122,7 +122,7 @@ export function operationRoutes(
       return c.json(
         listAnswer(
           'compute#operationList',
-          `${scopeParent(where)}/operations`,
+          scopedCollectionName(where, 'operations'),
           state.urls.operations(where.project, where.region),
           page,
         ),

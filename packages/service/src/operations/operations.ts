@@ -1,7 +1,8 @@
 import type { ListPage, ListRequest } from '@listkit/query';
 import type { EmulatorClock } from '../core/clock.js';
+import { resourceNotFound } from '../core/compute-refusals.js';
 import { newNumericId, newOperationName } from '../core/ids.js';
-import { isRefusal, Refusal } from '../core/refusal.js';
+import { isRefusal, type Refusal } from '../core/refusal.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
 import { type ScopeRef, scopedName } from '../names/resource-names.js';
 import { httpErrorMessageOf, type OperationFailure, type OperationJson } from './operation.js';
@@ -113,7 +114,7 @@ export class Operations {
       policy: init.policy ?? this.options.policy(),
       ...(init.failure ? { failure: init.failure } : {}),
     };
-    const requestId = init.requestId?.toLowerCase();
+    const { requestId } = init;
     const started: NewOperation = {
       operation,
       meta: { ...meta },
@@ -136,7 +137,7 @@ export class Operations {
    * counted as a read), or undefined.
    */
   async byRequestId(where: ScopeRef, requestId: string): Promise<OperationJson | undefined> {
-    const record = await this.options.store.byRequestId(where, requestId.toLowerCase());
+    const record = await this.options.store.byRequestId(where, requestId);
     if (!record) return undefined;
     return operationAnswer((await this.advance(record, false)).operation);
   }
@@ -286,12 +287,9 @@ export class Operations {
   }
 }
 
-/** The domain error of an unknown operation, named as Compute Engine names it. */
+/** The refusal of an unknown operation, named as Compute Engine names it. */
 export function operationNotFound(where: ScopeRef, name: string): Refusal {
-  return new Refusal(
-    'not_found',
-    `The resource '${scopedName(where, 'operations', name)}' was not found`,
-  );
+  return resourceNotFound(scopedName(where, 'operations', name));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 // Stage 3: the rule's address (IPAddress, ipVersion) and its network, subnetwork and ipCollection.
-import { refuse } from '../../core/refusal.js';
+import { resourceNotFound } from '../../core/compute-refusals.js';
 import { scopedName } from '../../names/resource-names.js';
 import { canonicalAddress } from '../ip-addresses.js';
 import type { BodyReader } from './body-reader.js';
@@ -39,7 +39,7 @@ export function checkAddresses(r: BodyReader, known: NameAndEnums, dest: Destina
           : undefined;
       if (named !== undefined) {
         // The emulator holds no Address resources, so every reference is to a missing one.
-        throw refuse.notFound(`The resource '${named}' was not found`);
+        throw resourceNotFound(named);
       }
       throw invalid(
         'IPAddress',

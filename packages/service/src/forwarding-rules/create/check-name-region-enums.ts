@@ -1,4 +1,5 @@
 // Stage 1: the rule's name, the region it names, and every enum value.
+import { scopeParent } from '../../names/resource-names.js';
 import { FORWARDING_RULE_ENUMS } from '../forwarding-rule-schema.js';
 import type { BodyReader } from './body-reader.js';
 import { invalid, required } from './errors.js';
@@ -61,7 +62,7 @@ export function checkNameRegionAndEnums(r: BodyReader): NameAndEnums {
       throw invalid(
         'region',
         bodyRegion,
-        `The region of a forwarding rule comes from the request path: projects/${ctx.project}/regions/${ctx.region}.`,
+        `The region of a forwarding rule comes from the request path: ${scopeParent(ctx)}.`,
       );
     }
   }
