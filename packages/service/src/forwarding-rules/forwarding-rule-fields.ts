@@ -163,7 +163,7 @@ export const FORWARDING_RULE_FIELDS: Readonly<Record<string, FieldSpec>> = {
     onPatch: 'patchable',
   }),
   labels: client({ map: 'string' }, t.map(t.string()), {
-    limits: 'the label rule (compute/labels.ts); ignored on insert',
+    limits: 'the label rule (forwarding-rules/labels.ts); ignored on insert',
     onPatch: 'ignored',
   }),
   labelFingerprint: output('string', t.string()),

@@ -1,18 +1,9 @@
-import { Refusal } from '../core/refusal.js';
-import type { SqlDatabase, SqlSession } from '../db/sql-database.js';
+import { type Migration, runMigrations } from '../db/migration-runner.js';
+import type { SqlDatabase } from '../db/sql-database.js';
 import { columnDefinition } from '../db/sql-text.js';
 import { addressColumns } from '../forwarding-rules/address-columns.js';
 import { aggregatedRulesTable, rulesTable } from '../forwarding-rules/sql-rule-tables.js';
 import { operationsTable } from '../operations/sql-operation-table.js';
-
-/** One step of the schema; applied once, in version order, and recorded in `listkit_migrations`. */
-interface Migration {
-  readonly version: number;
-  readonly description: string;
-  readonly statements: readonly string[];
-  /** Fills what the statements added for rows already there, computed in this process. */
-  readonly backfill?: (tx: SqlSession) => Promise<void>;
-}
 
 /** Rows a backfill statement updates at once. */
 const BACKFILL_BATCH = 1000;
@@ -116,10 +107,6 @@ WHERE f.parent = v.parent AND f."name" = v."name"`,
  */
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
 
-// An arbitrary constant: the advisory lock every opener takes while it migrates, so that two
-// processes starting at once apply each step once.
-const MIGRATION_LOCK = '7340452615123481';
-
 /**
  * Brings the database to {@link SCHEMA_VERSION}: in one transaction under an advisory lock,
  * applies the steps not yet recorded. Idempotent; refuses a database newer than this build.
@@ -129,38 +116,6 @@ const MIGRATION_LOCK = '7340452615123481';
  * await migrate(db); // at every open
  * ```
  */
-export async function migrate(db: SqlDatabase): Promise<number[]> {
-  return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
-    await tx.query(`CREATE TABLE IF NOT EXISTS listkit_migrations (
-  version integer PRIMARY KEY,
-  description text NOT NULL,
-  applied_at timestamptz NOT NULL DEFAULT now()
-)`);
-    const applied = new Set(await appliedVersions(tx));
-    const newest = Math.max(0, ...applied);
-    if (newest > SCHEMA_VERSION) {
-      throw new Refusal(
-        'schema_too_new',
-        `the database has schema version ${newest}; this listkit knows up to ${SCHEMA_VERSION}: upgrade listkit`,
-      );
-    }
-    const ran: number[] = [];
-    for (const migration of MIGRATIONS) {
-      if (applied.has(migration.version)) continue;
-      for (const statement of migration.statements) await tx.query(statement);
-      await migration.backfill?.(tx);
-      await tx.query('INSERT INTO listkit_migrations (version, description) VALUES ($1, $2)', [
-        migration.version,
-        migration.description,
-      ]);
-      ran.push(migration.version);
-    }
-    return ran;
-  });
-}
-
-async function appliedVersions(tx: SqlSession): Promise<number[]> {
-  const rows = await tx.query<{ version: number }>('SELECT version FROM listkit_migrations');
-  return rows.map((r) => Number(r.version));
+export function migrate(db: SqlDatabase): Promise<number[]> {
+  return runMigrations(db, MIGRATIONS);
 }
