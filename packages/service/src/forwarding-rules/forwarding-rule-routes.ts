@@ -3,7 +3,7 @@ import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall, type PathTarget, type PermissionRule } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import { READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from '../http/compute-call.js';
+import { onScopeOf, READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from '../http/compute-call.js';
 import { JSON_CONTENT_TYPE } from '../http/json-content-type.js';
 import { listPageBytes } from '../http/list-page-bytes.js';
 import { listParams } from '../http/list-params.js';
@@ -57,29 +57,6 @@ export const REGIONAL_RULES: RuleRoutesScope = {
   rules: (state) => state.forwardingRules,
   setLabelsRequest: 'RegionSetLabelsRequest',
 };
-
-/**
- * `permission` on the scope of the path: the region (`projects/p/regions/r`), or the project
- * (`projects/p`) for a global collection.
- *
- * @example
- * ```ts
- * onScope(scope, 'compute.globalForwardingRules.list');
- * ```
- */
-export function onScope(scope: RuleRoutesScope, name: string): PermissionRule {
-  return {
-    name,
-    on: (c) => {
-      const where = scope.scopeOf(c);
-      const resource =
-        where.region === undefined
-          ? `projects/${where.project}`
-          : `projects/${where.project}/regions/${where.region}`;
-      return { project: where.project, resource };
-    },
-  };
-}
 
 /**
  * `permission` on the forwarding rule the path names (`…/forwardingRules/{name}`).
@@ -176,7 +153,7 @@ export function forwardingRuleRoutes(
     apiCall(state, {
       method: `${resource}.list`,
       scopes: READ_SCOPES,
-      permission: onScope(scope, `${resource}.list`),
+      permission: onScopeOf(scope.scopeOf, `${resource}.list`),
     }),
     async (c) => {
       const where = scope.scopeOf(c);

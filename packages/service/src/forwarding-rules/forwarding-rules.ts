@@ -219,17 +219,19 @@ export class ForwardingRules {
     const { urls, clock } = this.options;
     const id = typeof fields.id === 'string' ? fields.id : newNumericId();
     const { region: _region, selfLinkWithId: _withId, ...given } = fields;
-    const regional = where.region === undefined ? undefined : where.region;
+    const { project, region } = where;
     return withFingerprints({
       kind: 'compute#forwardingRule',
       id,
       creationTimestamp: clock.iso(),
       ...given,
-      ...(regional === undefined ? {} : { region: urls.region(where.project, regional) }),
-      selfLink: urls.forwardingRule(where.project, where.region, fields.name),
-      ...(regional === undefined
+      ...(region === undefined
         ? {}
-        : { selfLinkWithId: urls.forwardingRule(where.project, regional, id) }),
+        : {
+            region: urls.region(project, region),
+            selfLinkWithId: urls.forwardingRule(project, region, id),
+          }),
+      selfLink: urls.forwardingRule(project, region, fields.name),
     });
   }
 }

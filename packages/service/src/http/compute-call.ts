@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { ScopeRef } from '../names/resource-names.js';
 import type { PermissionRule } from './api-call.js';
 
 /** The path of a region's collections; routes append `/forwardingRules`, `/operations`, … */
@@ -37,6 +38,27 @@ export function onProject(name: string): PermissionRule {
     on: (c) => {
       const project = c.req.param('project')!;
       return { project, resource: `projects/${project}` };
+    },
+  };
+}
+
+/**
+ * `permission` on the scope a path names (`scopeOf`): its region (`projects/p/regions/r`), or its
+ * project (`projects/p`) for a global collection.
+ *
+ * @example
+ * ```ts
+ * apiCall(state, { method, scopes: READ_SCOPES, permission: onScopeOf(globalOf, 'compute.globalOperations.list') });
+ * ```
+ */
+export function onScopeOf(scopeOf: (c: Context) => ScopeRef, name: string): PermissionRule {
+  return {
+    name,
+    on: (c) => {
+      const { project, region } = scopeOf(c);
+      const resource =
+        region === undefined ? `projects/${project}` : `projects/${project}/regions/${region}`;
+      return { project, resource };
     },
   };
 }

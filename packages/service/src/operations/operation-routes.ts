@@ -1,11 +1,11 @@
 import type { Context, Hono } from 'hono';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
-import type { PathTarget, PermissionRule } from '../http/api-call.js';
+import type { PathTarget } from '../http/api-call.js';
 import { apiCall } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import { READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from '../http/compute-call.js';
+import { onScopeOf, READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from '../http/compute-call.js';
 import { listAnswer, listParams } from '../http/list-params.js';
-import { type ScopeRef, scopedCollectionName, scopeParent } from '../names/resource-names.js';
+import { type ScopeRef, scopedCollectionName } from '../names/resource-names.js';
 import { operationNotFound } from './operations.js';
 
 /**
@@ -48,15 +48,7 @@ export function operationRoutes(
   scope: OperationRoutesScope = REGION_OPERATIONS,
 ): void {
   const { path, resource, scopeOf } = scope;
-  // Permissions on the scope: the region (`projects/p/regions/r`), or the project.
-  const onScope = (name: string): PermissionRule => ({
-    name,
-    on: (c) => {
-      const where = scopeOf(c);
-      const parent = where.region === undefined ? `projects/${where.project}` : scopeParent(where);
-      return { project: where.project, resource: parent };
-    },
-  });
+  const onScope = (name: string) => onScopeOf(scopeOf, name);
   const target = (c: Context): PathTarget => {
     const name = c.req.param('operation')!;
     return { names: [name], missing: () => operationNotFound(scopeOf(c), name) };
