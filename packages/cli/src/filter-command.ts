@@ -6,6 +6,7 @@ import {
   formatExplanation,
   ListkitError,
   type OrderBy,
+  type PageTokenBinding,
   PageTokenCodec,
   parseOrderBy,
   type SchemaWarning,
@@ -202,6 +203,18 @@ export async function runFilter(
     return EXIT.ok;
   }
 
+  await writeSelection(query, { codec, binding, count }, options, io);
+  return EXIT.ok;
+}
+
+/** Writes the page the selection kept, sealing a next-page token after its last item. */
+async function writeSelection(
+  query: Query | undefined,
+  run: { codec: PageTokenCodec | undefined; binding: PageTokenBinding; count: number },
+  options: FilterOptions,
+  io: Io,
+): Promise<void> {
+  const { codec, binding, count } = run;
   const { items, more } = query ? query.selection.result() : { items: [], more: false };
   let nextPageToken: string | undefined;
   if (more && items.length > 0) {
@@ -215,7 +228,6 @@ export async function runFilter(
     count,
     io,
   );
-  return EXIT.ok;
 }
 
 interface Query {

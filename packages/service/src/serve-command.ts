@@ -8,6 +8,7 @@ import type { Seed } from './control/seed.js';
 import { createEmulator } from './emulator.js';
 import { sampleForwardingRules } from './forwarding-rules/sample-forwarding-rules.js';
 import { mountPlayground } from './http/playground-static.js';
+import type { OperationPolicy } from './operations/operation-policy.js';
 import { sampleOrders } from './orders/sample-orders.js';
 import {
   ConfigError,
@@ -42,6 +43,61 @@ const USAGE = `usage: listkit serve [options]
 function fail(message: string): never {
   console.error(`listkit: ${message}\n\n${USAGE}`);
   process.exit(2);
+}
+
+/** The auth configuration (`--auth-config`, LISTKIT_AUTH_CONFIG, LISTKIT_CONTROL_TOKEN) and the page-token secrets; bad ones stop with usage. */
+function authAndSecrets(authConfig: string | undefined): {
+  auth: AuthConfig;
+  secrets: string[] | undefined;
+} {
+  const authFile = authConfig ?? process.env.LISTKIT_AUTH_CONFIG;
+  const controlTokenFromEnv = process.env.LISTKIT_CONTROL_TOKEN || undefined;
+  let auth: AuthConfig = { mode: 'open' };
+  let secrets: string[] | undefined;
+  try {
+    if (authFile) {
+      let config: unknown;
+      try {
+        config = JSON.parse(readFileSync(authFile, 'utf8'));
+      } catch (error) {
+        throw new ConfigError(`--auth-config ${authFile}: ${(error as Error).message}`);
+      }
+      auth = parseAuthConfig(config, `--auth-config ${authFile}`, controlTokenFromEnv);
+    } else if (controlTokenFromEnv !== undefined) {
+      auth = { mode: 'open', controlToken: controlTokenFromEnv };
+    }
+    secrets = parsePageTokenSecrets(process.env.LISTKIT_PAGE_TOKEN_SECRETS);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    fail(error.message);
+  }
+  return { auth, secrets };
+}
+
+/** `--operation-policy immediate | polls:N | duration:MS`. */
+function operationPolicyOf(text: string): OperationPolicy {
+  const [mode, amount] = text.split(':');
+  return mode === 'immediate'
+    ? ({ mode } as const)
+    : mode === 'polls' && Number(amount) >= 1
+      ? ({ mode, polls: Number(amount) } as const)
+      : mode === 'duration' && Number(amount) >= 0
+        ? ({ mode, ms: Number(amount) } as const)
+        : fail(`--operation-policy: '${text}'`);
+}
+
+/** The sample data `listkit serve` starts with (none with --no-sample-data). */
+function sampleSeed(none: boolean): Seed {
+  return {
+    forwardingRules: none
+      ? []
+      : sampleForwardingRules(300).map((rule) => ({
+          project: 'my-project',
+          region: String(rule.region).split('/').pop()!,
+          rule,
+        })),
+    orders: none ? [] : sampleOrders(Date.now()),
+  };
 }
 
 /**
@@ -88,41 +144,13 @@ export async function serve(args: readonly string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`--port: '${values.port}' is not a port`);
 
-  const authFile = values['auth-config'] ?? process.env.LISTKIT_AUTH_CONFIG;
-  const controlTokenFromEnv = process.env.LISTKIT_CONTROL_TOKEN || undefined;
-  let auth: AuthConfig = { mode: 'open' };
-  let secrets: string[] | undefined;
-  try {
-    if (authFile) {
-      let config: unknown;
-      try {
-        config = JSON.parse(readFileSync(authFile, 'utf8'));
-      } catch (error) {
-        throw new ConfigError(`--auth-config ${authFile}: ${(error as Error).message}`);
-      }
-      auth = parseAuthConfig(config, `--auth-config ${authFile}`, controlTokenFromEnv);
-    } else if (controlTokenFromEnv !== undefined) {
-      auth = { mode: 'open', controlToken: controlTokenFromEnv };
-    }
-    secrets = parsePageTokenSecrets(process.env.LISTKIT_PAGE_TOKEN_SECRETS);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    fail(error.message);
-  }
+  const { auth, secrets } = authAndSecrets(values['auth-config']);
   const allowedHosts = [
     ...(values['allowed-host'] ?? []),
     ...(process.env.LISTKIT_ALLOWED_HOSTS?.split(',').filter(Boolean) ?? []),
   ];
 
-  const [mode, amount] = (values['operation-policy'] ?? 'immediate').split(':');
-  const policy =
-    mode === 'immediate'
-      ? ({ mode } as const)
-      : mode === 'polls' && Number(amount) >= 1
-        ? ({ mode, polls: Number(amount) } as const)
-        : mode === 'duration' && Number(amount) >= 0
-          ? ({ mode, ms: Number(amount) } as const)
-          : fail(`--operation-policy: '${values['operation-policy']}'`);
+  const policy = operationPolicyOf(values['operation-policy'] ?? 'immediate');
 
   const dataDir = values['data-dir'];
   const database = values.database ?? (process.env.LISTKIT_DATABASE_URL || undefined);
@@ -134,16 +162,7 @@ export async function serve(args: readonly string[]): Promise<void> {
     );
   }
 
-  const seed: Seed = {
-    forwardingRules: values['no-sample-data']
-      ? []
-      : sampleForwardingRules(300).map((rule) => ({
-          project: 'my-project',
-          region: String(rule.region).split('/').pop()!,
-          rule,
-        })),
-    orders: values['no-sample-data'] ? [] : sampleOrders(Date.now()),
-  };
+  const seed = sampleSeed(values['no-sample-data'] ?? false);
 
   const emulator = await createEmulator({
     ...(dataDir !== undefined ? { dataDir } : {}),

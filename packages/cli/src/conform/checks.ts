@@ -152,35 +152,7 @@ export async function runChecks(
   const expected = full.keys;
 
   // Paging: walks with several page sizes agree with the default walk.
-  const walks: { size: number | undefined; walk: Walk }[] = [{ size: undefined, walk: full }];
-  for (const size of options.pageSizes) {
-    const w = await walk(client, schema, { pageSize: size }, maxPages);
-    walks.push({ size, walk: w });
-    const name = `walk with page size ${size} gives the default walk's items in order`;
-    if (w.refused) {
-      add({
-        group: 'paging',
-        name,
-        status: 'FAIL',
-        cause: `a page was refused: ${refusedCause(w.refused)}`,
-        curl: w.refused.curl,
-      });
-      continue;
-    }
-    const diff = difference(expected, w.keys);
-    add(
-      diff
-        ? {
-            group: 'paging',
-            name,
-            status: 'FAIL',
-            cause: diff,
-            details: { expected: expected.length, got: w.keys.length },
-            curl: w.pages[0]?.curl,
-          }
-        : { group: 'paging', name, status: 'PASS', cause: `${w.pages.length} pages, same items` },
-    );
-  }
+  const walks = await sizedWalks(client, schema, full, options.pageSizes, add);
   const label = (size: number | undefined) => (size === undefined ? 'the default' : `${size}`);
   const firstFailure = (
     find: (w: Walk, size: number | undefined) => { cause: string; curl?: string } | undefined,
@@ -271,6 +243,48 @@ export async function runChecks(
 
   // Page tokens are bound to the query and tamper-evident.
   await tokenChecks(client, schema, full, supported, accepted, add);
+}
+
+/** Walks the listing with each page size; each walk gives the default walk's items in order. */
+async function sizedWalks(
+  client: ConformClient,
+  schema: ResourceSchema,
+  full: Walk,
+  pageSizes: readonly number[],
+  add: (check: Check) => void,
+): Promise<{ size: number | undefined; walk: Walk }[]> {
+  const maxPages = full.items.length + 3;
+  const expected = full.keys;
+  const walks: { size: number | undefined; walk: Walk }[] = [{ size: undefined, walk: full }];
+  for (const size of pageSizes) {
+    const w = await walk(client, schema, { pageSize: size }, maxPages);
+    walks.push({ size, walk: w });
+    const name = `walk with page size ${size} gives the default walk's items in order`;
+    if (w.refused) {
+      add({
+        group: 'paging',
+        name,
+        status: 'FAIL',
+        cause: `a page was refused: ${refusedCause(w.refused)}`,
+        curl: w.refused.curl,
+      });
+      continue;
+    }
+    const diff = difference(expected, w.keys);
+    add(
+      diff
+        ? {
+            group: 'paging',
+            name,
+            status: 'FAIL',
+            cause: diff,
+            details: { expected: expected.length, got: w.keys.length },
+            curl: w.pages[0]?.curl,
+          }
+        : { group: 'paging', name, status: 'PASS', cause: `${w.pages.length} pages, same items` },
+    );
+  }
+  return walks;
 }
 
 /** The ordering checks: the server's order equals listkit's; the orderBys the server took. */

@@ -65,11 +65,8 @@ export interface ConformReport {
   };
 }
 
-export async function runConform(
-  url: string,
-  options: ConformCommandOptions,
-  io: ConformIo,
-): Promise<number> {
+/** The conformance target: a http(s) URL, its headers, and the bearer token from the environment. */
+function targetOf(url: string, options: ConformCommandOptions): Target {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -97,6 +94,77 @@ export async function runConform(
     headers,
     ...(options.bearerEnv ? { bearerEnv: options.bearerEnv } : {}),
   };
+  return target;
+}
+
+/** The report of a run: its checks (with the mutate check's skip when it did not run) and summary. */
+function reportOf(
+  checks: Check[],
+  run: {
+    parsed: URL;
+    options: ConformCommandOptions;
+    items: number;
+    schemaKey: string;
+    stopped: string | undefined;
+    recipe: Recipe | undefined;
+    client: ConformClient;
+  },
+): ConformReport {
+  const { parsed, options, items, schemaKey, stopped, recipe, client } = run;
+  if (!recipe) {
+    checks.push({
+      group: 'mutate',
+      name: 'a walk while items are created and deleted around its cursor',
+      status: 'SKIP',
+      cause: 'not run: it writes to the server; give --mutate RECIPE to run it',
+      details: { notRun: true },
+    });
+  } else if (stopped !== undefined && !checks.some((c) => c.group === 'mutate')) {
+    checks.push({
+      group: 'mutate',
+      name: 'a walk while items are created and deleted around its cursor',
+      status: 'SKIP',
+      cause: 'not finished: the run stopped',
+      details: { notRun: true },
+    });
+  }
+  const count = (status: Check['status']) => checks.filter((c) => c.status === status).length;
+  const summary: ConformReport['summary'] = {
+    pass: count('PASS'),
+    fail: count('FAIL'),
+    skip: count('SKIP'),
+    notSupported: checks.filter((c) => c.details?.notSupported === true).length,
+    ok: stopped === undefined && count('FAIL') === 0,
+    ...(stopped !== undefined ? { stopped } : {}),
+  };
+  const report: ConformReport = {
+    target: {
+      url: parsed.href,
+      dialect: options.dialect,
+      items,
+      requests: client.requests,
+      schemaKey,
+    },
+    checks: checks.map((c) => ({
+      group: c.group,
+      name: c.name,
+      status: c.status,
+      cause: c.cause,
+      details: c.details ?? {},
+      curl: c.curl ?? null,
+    })),
+    summary,
+  };
+  return report;
+}
+
+export async function runConform(
+  url: string,
+  options: ConformCommandOptions,
+  io: ConformIo,
+): Promise<number> {
+  const target = targetOf(url, options);
+  const parsed = target.url;
   const warn = (w: SchemaWarning) =>
     io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
   let given: SchemaChoice | undefined;
@@ -160,50 +228,8 @@ export async function runConform(
     stopped = error.message;
   }
 
-  if (!recipe) {
-    checks.push({
-      group: 'mutate',
-      name: 'a walk while items are created and deleted around its cursor',
-      status: 'SKIP',
-      cause: 'not run: it writes to the server; give --mutate RECIPE to run it',
-      details: { notRun: true },
-    });
-  } else if (stopped !== undefined && !checks.some((c) => c.group === 'mutate')) {
-    checks.push({
-      group: 'mutate',
-      name: 'a walk while items are created and deleted around its cursor',
-      status: 'SKIP',
-      cause: 'not finished: the run stopped',
-      details: { notRun: true },
-    });
-  }
-  const count = (status: Check['status']) => checks.filter((c) => c.status === status).length;
-  const summary: ConformReport['summary'] = {
-    pass: count('PASS'),
-    fail: count('FAIL'),
-    skip: count('SKIP'),
-    notSupported: checks.filter((c) => c.details?.notSupported === true).length,
-    ok: stopped === undefined && count('FAIL') === 0,
-    ...(stopped !== undefined ? { stopped } : {}),
-  };
-  const report: ConformReport = {
-    target: {
-      url: parsed.href,
-      dialect: options.dialect,
-      items,
-      requests: client.requests,
-      schemaKey,
-    },
-    checks: checks.map((c) => ({
-      group: c.group,
-      name: c.name,
-      status: c.status,
-      cause: c.cause,
-      details: c.details ?? {},
-      curl: c.curl ?? null,
-    })),
-    summary,
-  };
+  const report = reportOf(checks, { parsed, options, items, schemaKey, stopped, recipe, client });
+  const { summary } = report;
   await io.write(
     options.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report, io.colour),
   );
