@@ -6,15 +6,17 @@
 //   edge        http/, auth/, control/, emulator-state.ts, emulator-controls.ts, and in each
 //               resource folder its *-routes.ts and *-permissions.ts   (speaks HTTP)
 //   store       store/                   (composes the per-resource stores into EmulatorStore)
-//   resources   forwarding-rules/ → operations/;  orders/;  state/    (domain + store port +
-//               memory and SQL implementations; a rule write records its operation, so
-//               forwarding rules sit above operations; resources otherwise do not meet)
+//   resources   global-forwarding-rules/ → forwarding-rules/ → operations/;  orders/;  state/
+//               (domain + store port + memory and SQL implementations; a rule write records its
+//               operation, so forwarding rules sit above operations; global rules are the
+//               regional ones' domain and store in the global scope, with their own target
+//               rules; resources otherwise do not meet)
 //   db          db/                      (PGlite, its thread, PostgreSQL, lock, timeouts, statistics)
 //   names       names/                   (resource names and URLs)
 //   core        core/                    (clock, ids, the domain refusal, Compute's wording)
 const SRC = '^packages/service/src/';
 const EDGE_IN_RESOURCE = '-(routes|permissions)\\.ts$';
-const RESOURCES = '(forwarding-rules|operations|orders|state)/';
+const RESOURCES = '(global-forwarding-rules|forwarding-rules|operations|orders|state)/';
 const APP = `${SRC}(emulator|emulator-app|emulator-server|serve-command|serve-config|cli|index|schema)\\.ts$`;
 const EDGE = [
   `${SRC}(http|auth|control)/`,
@@ -68,13 +70,22 @@ module.exports = {
       'operations-below-forwarding-rules',
       'Operations know no resource that records them.',
       { path: `${SRC}operations/`, pathNot: EDGE_IN_RESOURCE },
-      { path: `${SRC}(forwarding-rules|orders|state)/` },
+      { path: `${SRC}(global-forwarding-rules|forwarding-rules|orders|state)/` },
+    ),
+    forbid(
+      'regional-below-global-forwarding-rules',
+      'Regional forwarding rules know nothing of the global ones built on them.',
+      { path: `${SRC}forwarding-rules/`, pathNot: EDGE_IN_RESOURCE },
+      { path: `${SRC}global-forwarding-rules/` },
     ),
     forbid(
       'orders-and-state-alone',
       'Orders and the emulator state meet no other resource.',
       { path: `${SRC}(orders|state)/`, pathNot: EDGE_IN_RESOURCE },
-      { path: `${SRC}(forwarding-rules|operations|orders|state)/`, pathNot: `${SRC}$1/` },
+      {
+        path: `${SRC}(global-forwarding-rules|forwarding-rules|operations|orders|state)/`,
+        pathNot: `${SRC}$1/`,
+      },
     ),
     forbid(
       'store-composes-below-the-edge',

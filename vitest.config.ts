@@ -36,6 +36,7 @@ const STORED_SUITES = [
   'test/compute-clients.test.ts',
   'test/compute-update-clients.test.ts',
   'test/compute-concurrency.test.ts',
+  'test/global-forwarding-rules-clients.test.ts',
   'test/publisher-client.test.ts',
 ];
 const stored = (store: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({

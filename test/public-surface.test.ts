@@ -227,6 +227,7 @@ const SURFACE: Record<string, string[]> = {
     'RequestRecord',
     'RuleWrite',
     'SCHEMA_VERSION',
+    'ScopeRef',
     'Seed',
     'SqlDatabase',
     'SqlSession',

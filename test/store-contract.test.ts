@@ -21,6 +21,7 @@ import {
   openStore,
   type RegionRef,
   regionCheckFor,
+  type ScopeRef,
   type StoreLocation,
 } from '@listkit/service';
 import pg from 'pg';
@@ -32,14 +33,20 @@ const base = 'https://compute.googleapis.com/compute/v1';
 const east: RegionRef = { project: 'p1', region: 'us-east1' };
 const west: RegionRef = { project: 'p1', region: 'us-west1' };
 
-function rule(parent: RegionRef, name: string, i: number, labels: Record<string, string> = {}) {
-  const link = `${base}/projects/${parent.project}/regions/${parent.region}/forwardingRules/${name}`;
+/** A region's URL, or the project's `…/global` (a global rule or operation has no region). */
+const scopeLink = (parent: ScopeRef) =>
+  parent.region === undefined
+    ? `${base}/projects/${parent.project}/global`
+    : `${base}/projects/${parent.project}/regions/${parent.region}`;
+
+function rule(parent: ScopeRef, name: string, i: number, labels: Record<string, string> = {}) {
+  const link = `${scopeLink(parent)}/forwardingRules/${name}`;
   return {
     kind: 'compute#forwardingRule',
     id: String(9_000_000_000_000_000_000n + BigInt(i)), // beyond 2^53: must round-trip exactly
     name,
     creationTimestamp: `2024-01-01T00:00:${String(i % 60).padStart(2, '0')}.000-08:00`,
-    region: `${base}/projects/${parent.project}/regions/${parent.region}`,
+    ...(parent.region === undefined ? {} : { region: scopeLink(parent) }),
     selfLink: link,
     IPAddress: `10.0.0.${i % 250}`,
     IPProtocol: 'TCP',
@@ -49,7 +56,7 @@ function rule(parent: RegionRef, name: string, i: number, labels: Record<string,
 }
 
 let operationCount = 0;
-function operation(parent: RegionRef, type: string, target: string, requestId?: string) {
+function operation(parent: ScopeRef, type: string, target: string, requestId?: string) {
   const name = `operation-${process.pid}-${++operationCount}`;
   const op: OperationJson = {
     kind: 'compute#operation',
@@ -64,8 +71,8 @@ function operation(parent: RegionRef, type: string, target: string, requestId?: 
     user: 'tester',
     insertTime: '2024-01-01T00:00:00.000Z',
     startTime: '2024-01-01T00:00:00.000Z',
-    region: `${base}/projects/${parent.project}/regions/${parent.region}`,
-    selfLink: `${base}/projects/${parent.project}/regions/${parent.region}/operations/${name}`,
+    ...(parent.region === undefined ? {} : { region: scopeLink(parent) }),
+    selfLink: `${scopeLink(parent)}/operations/${name}`,
   };
   return {
     operation: op,
@@ -73,7 +80,7 @@ function operation(parent: RegionRef, type: string, target: string, requestId?: 
     ...(requestId ? { requestId } : {}),
   } satisfies NewOperation;
 }
-const write = (parent: RegionRef, type: string, requestId?: string) => ({
+const write = (parent: ScopeRef, type: string, requestId?: string) => ({
   requestId,
   operation: (r: ForwardingRuleJson) => operation(parent, type, String(r.selfLink), requestId),
 });
@@ -466,6 +473,85 @@ function contract(name: string, open: () => Promise<EmulatorStore>) {
       expect(await store.state.get('nothing')).toBeUndefined();
       for (let i = 0; i < 7; i++) await store.state.appendRequest({ i }, 3);
       expect(await store.state.requests()).toEqual([{ i: 4 }, { i: 5 }, { i: 6 }]);
+    });
+
+    it('keeps a project’s global scope apart from its regions: names, requestIds, lists, tokens, addresses', async () => {
+      const global: ScopeRef = { project: 'p1' };
+      const south: RegionRef = { project: 'p1', region: 'asia-south1' };
+      await store.rules.insert(south, rule(south, 'web', 39), write(south, 'insert', 'req-1'));
+      await store.rules.insert(south, rule(south, 'web-3', 44), write(south, 'insert'));
+      // The same name and requestId in the global scope are another rule and another request.
+      const first = await store.rules.insert(
+        global,
+        rule(global, 'web', 40),
+        write(global, 'insert', 'req-1'),
+      );
+      expect(first.replayed).toBe(false);
+      expect(
+        await codes(store.rules.insert(global, rule(global, 'web', 41), write(global, 'insert'))),
+      ).toBe('already_exists');
+      const retry = await store.rules.insert(
+        global,
+        rule(global, 'web-2', 42),
+        write(global, 'insert', 'req-1'),
+      );
+      expect(retry.replayed).toBe(true);
+      expect(retry.operation.operation.name).toBe(first.operation.operation.name);
+      expect(await store.rules.get(global, 'web')).toEqual(rule(global, 'web', 40));
+      expect((await store.rules.get(south, 'web'))?.selfLink).toBe(rule(south, 'web', 39).selfLink);
+
+      // An ephemeral address from the global scope's own pool.
+      const { IPAddress: _, ...noAddress } = rule(global, 'eph', 43);
+      const allocated = await store.rules.insert(global, noAddress, {
+        ...write(global, 'insert'),
+        check: { allocate: 'external', check: (candidate) => candidate },
+      });
+      expect(allocated.rule?.IPAddress).toBe('203.0.113.1');
+
+      const names = async (parent: ScopeRef) =>
+        (await store.rules.list(parent, { pageSize: 500 })).items.map((r) => r.selfLink);
+      expect(await names(global)).toEqual([
+        rule(global, 'eph', 43).selfLink,
+        rule(global, 'web', 40).selfLink,
+      ]);
+      expect(await names(south)).toEqual([
+        rule(south, 'web', 39).selfLink,
+        rule(south, 'web-3', 44).selfLink,
+      ]);
+      // A page token of a region's list is not one of the global list.
+      const page = await store.rules.list(south, { pageSize: 1 });
+      expect(page.nextPageToken).toBeTruthy();
+      expect(
+        await codes(store.rules.list(global, { pageSize: 1, pageToken: page.nextPageToken! })),
+      ).not.toBe('ok');
+
+      // Operations: found, listed and replayed in their own scope only.
+      const opName = first.operation.operation.name;
+      expect((await store.operations.get(global, opName))?.operation.selfLink).toBe(
+        `${scopeLink(global)}/operations/${opName}`,
+      );
+      expect(await store.operations.get(south, opName)).toBeUndefined();
+      const globalOps = (await store.operations.list(global, { pageSize: 500 })).items;
+      expect(globalOps.map((o) => o.selfLink.includes('/global/'))).toEqual(
+        globalOps.map(() => true),
+      );
+      expect(globalOps.every((o) => o.region === undefined)).toBe(true);
+      expect((await store.operations.running(global)).map((r) => r.operation.name)).toContain(
+        opName,
+      );
+
+      // Every rule of the global scope comes back without a region; the aggregated list has it.
+      const everything = await store.rules.all();
+      const globals = everything.filter((entry) => entry.region === undefined);
+      expect(globals.map((entry) => entry.rule.name).sort()).toEqual(['eph', 'web']);
+      for (const entry of globals) expect(entry).not.toHaveProperty('region');
+      const aggregated = await store.rules.listAggregated('p1', { pageSize: 500 });
+      expect(aggregated.items.map((r) => r.selfLink)).toContain(rule(global, 'web', 40).selfLink);
+
+      // Deleting the global rule leaves the region's rule of the same name.
+      await store.rules.delete(global, 'web', write(global, 'delete'));
+      expect(await store.rules.get(global, 'web')).toBeUndefined();
+      expect(await store.rules.get(south, 'web')).toBeDefined();
     });
 
     it('forgets everything on reset', async () => {

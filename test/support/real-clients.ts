@@ -1,6 +1,11 @@
 // Shared set-up for the tests that drive the emulator with the real Google clients, pointed at a
 // loopback emulator as /work/shared/reference/real-clients.md §2, §3 and §8 describe.
-import { ForwardingRulesClient, RegionOperationsClient } from '@google-cloud/compute';
+import {
+  ForwardingRulesClient,
+  GlobalForwardingRulesClient,
+  GlobalOperationsClient,
+  RegionOperationsClient,
+} from '@google-cloud/compute';
 import { googleAuthLibrary } from 'google-gax';
 import { google } from 'googleapis';
 
@@ -17,17 +22,7 @@ export function computeClients(url: string): {
   operations: RegionOperationsClient;
   close(): Promise<void>;
 } {
-  const { hostname, port } = new URL(url);
-  // google-gax's own copy of google-auth-library (11.x); googleapis has another one (10.x).
-  const authClient = new googleAuthLibrary.OAuth2Client();
-  authClient.setCredentials({ access_token: FAKE_TOKEN }); // no expiry_date: never refreshed
-  const options = {
-    apiEndpoint: hostname, // host only: the port goes in `port`, which defaults to 443
-    port: Number(port),
-    protocol: 'http', // default https
-    fallback: true, // REST (already the compute client's default)
-    authClient,
-  };
+  const options = clientOptions(url);
   const rules = new ForwardingRulesClient(options);
   const operations = new RegionOperationsClient(options);
   return {
@@ -36,6 +31,42 @@ export function computeClients(url: string): {
     close: async () => {
       await Promise.all([rules.close(), operations.close()]);
     },
+  };
+}
+
+/**
+ * `@google-cloud/compute`'s clients of global forwarding rules and global operations, set up as
+ * {@link computeClients} sets up the regional ones.
+ */
+export function globalComputeClients(url: string): {
+  rules: GlobalForwardingRulesClient;
+  operations: GlobalOperationsClient;
+  close(): Promise<void>;
+} {
+  const options = clientOptions(url);
+  const rules = new GlobalForwardingRulesClient(options);
+  const operations = new GlobalOperationsClient(options);
+  return {
+    rules,
+    operations,
+    close: async () => {
+      await Promise.all([rules.close(), operations.close()]);
+    },
+  };
+}
+
+/** What every compute client is constructed with to talk REST to the emulator at `url`. */
+function clientOptions(url: string) {
+  const { hostname, port } = new URL(url);
+  // google-gax's own copy of google-auth-library (11.x); googleapis has another one (10.x).
+  const authClient = new googleAuthLibrary.OAuth2Client();
+  authClient.setCredentials({ access_token: FAKE_TOKEN }); // no expiry_date: never refreshed
+  return {
+    apiEndpoint: hostname, // host only: the port goes in `port`, which defaults to 443
+    port: Number(port),
+    protocol: 'http', // default https
+    fallback: true, // REST (already the compute client's default)
+    authClient,
   };
 }
 

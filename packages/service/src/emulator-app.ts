@@ -3,7 +3,11 @@ import { controlGuard } from './control/control-guard.js';
 import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { forwardingRuleRoutes } from './forwarding-rules/forwarding-rule-routes.js';
-import { forwardingRuleUpdateRoutes } from './forwarding-rules/forwarding-rule-update-routes.js';
+import {
+  aggregatedRuleRoutes,
+  forwardingRuleUpdateRoutes,
+} from './forwarding-rules/forwarding-rule-update-routes.js';
+import { globalForwardingRuleRoutes } from './global-forwarding-rules/global-forwarding-rule-routes.js';
 import { ApiError } from './http/api-error.js';
 import { type CompressionOptions, gzipResponses } from './http/compression.js';
 import { apiErrorOf } from './http/error-answer.js';
@@ -76,6 +80,8 @@ export function createEmulatorApp(
   forwardingRuleRoutes(app, state);
   operationRoutes(app, state);
   forwardingRuleUpdateRoutes(app, state);
+  aggregatedRuleRoutes(app, state);
+  globalForwardingRuleRoutes(app, state);
   publisherRoutes(app, state);
   controlRoutes(app, state, config.reset);
   return app;

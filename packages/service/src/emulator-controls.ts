@@ -32,9 +32,12 @@ export interface EmulatorControls {
   };
   /** The recent requests, oldest first (bounded). */
   readonly requests: { list(): RequestRecord[] };
-  /** Every forwarding rule with its project and region, as stored: read them, do not change them. */
+  /**
+   * Every forwarding rule with its project and region (none for a global rule), as stored: read
+   * them, do not change them.
+   */
   readonly forwardingRules: {
-    all(): Promise<{ project: string; region: string; rule: ForwardingRuleJson }[]>;
+    all(): Promise<{ project: string; region?: string; rule: ForwardingRuleJson }[]>;
   };
   /** Every operation kept, as its wire answer. */
   readonly operations: { all(): Promise<OperationJson[]> };

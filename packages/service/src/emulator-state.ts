@@ -41,7 +41,10 @@ export interface EmulatorState {
   readonly clock: EmulatorClock;
   readonly urls: ComputeUrls;
   readonly pageTokens: PageTokenCodec;
+  /** Regional forwarding rules. */
   readonly forwardingRules: ForwardingRules;
+  /** Global forwarding rules: the same store, under each project's global scope. */
+  readonly globalForwardingRules: ForwardingRules;
   readonly operations: Operations;
   readonly orders: Orders;
   readonly faults: Faults;

@@ -9,6 +9,7 @@ import type { EmulatorControls } from './emulator-controls.js';
 import { EmulatorServer } from './emulator-server.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { ForwardingRules } from './forwarding-rules/forwarding-rules.js';
+import { checkGlobalTargetAndBackend } from './global-forwarding-rules/check-global-target.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import type { CompressionOptions } from './http/compression.js';
 import { Faults } from './http/faults.js';
@@ -132,9 +133,10 @@ function storeLocation(options: EmulatorOptions): StoreLocation {
 }
 
 /**
- * Creates an emulator of Compute Engine regional forwarding rules (and their operations) and of
- * Android Publisher order refunds, that real Google clients can talk to. It keeps its state in
- * memory, or in PGlite (`dataDir`) or PostgreSQL (`database`), where it outlives the process.
+ * Creates an emulator of Compute Engine forwarding rules, regional and global (and their
+ * operations), and of Android Publisher order refunds, that real Google clients can talk to. It
+ * keeps its state in memory, or in PGlite (`dataDir`) or PostgreSQL (`database`), where it
+ * outlives the process.
  *
  * @example
  * ```ts
@@ -231,6 +233,14 @@ async function openEmulatorState(
     urls,
     pageTokens,
     forwardingRules: new ForwardingRules({ store: store.rules, operations, clock, urls }),
+    // The same store and domain; the global scope's own create rules for targets.
+    globalForwardingRules: new ForwardingRules({
+      store: store.rules,
+      operations,
+      clock,
+      urls,
+      destination: checkGlobalTargetAndBackend,
+    }),
     operations,
     orders: new Orders(store.orders, clock),
     faults: new Faults(),

@@ -34,8 +34,10 @@ export const CONTROL_PREFIX = '/_listkit';
  * - `POST /_listkit/reset` — wipe every store, restore the configured operation policy, and
  *   replay the seed (the clock is left as it is)
  * - `POST /_listkit/seed` — add resources (`{ forwardingRules: [{ project, region, rule }],
- *   orders: [{ packageName, orderId, kind, recurring, purchaseTime, … }] }`)
- * - `GET  /_listkit/state` — every resource, operation and order (orders with their full state)
+ *   globalForwardingRules: [{ project, rule }], orders: [{ packageName, orderId, kind, recurring,
+ *   purchaseTime, … }] }`)
+ * - `GET  /_listkit/state` — every resource, operation and order (orders with their full state;
+ *   a global forwarding rule has no region)
  * - `GET  /_listkit/clock`, `POST /_listkit/clock` — `{ advance: "90s" | advanceMs, set, freeze }`
  * - `GET  /_listkit/operations/policy`, `PUT` — `{ mode: immediate | polls | duration, … }`
  * - `GET  /_listkit/faults`, `POST` (add a rule), `DELETE` (clear)

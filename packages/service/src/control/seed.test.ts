@@ -187,3 +187,34 @@ describe('seeded orders', () => {
     expect(error.message.length).toBeLessThan(600);
   });
 });
+
+describe('seeded global forwarding rules', () => {
+  it('are stored in the global scope, apart from regional rules of the same name', async () => {
+    const emulator = await createEmulator({
+      seed: {
+        forwardingRules: [{ project: 'p', region: 'r', rule: { name: 'web' } }],
+        globalForwardingRules: [{ project: 'p', rule: { name: 'web', region: 'ignored' } }],
+      },
+    });
+    const rules = await emulator.state.forwardingRules.all();
+    const links = rules.map((r) => [r.region, r.rule.selfLink]);
+    expect(links.sort((a, b) => String(a[1]).localeCompare(String(b[1])))).toEqual([
+      [undefined, 'https://www.googleapis.com/compute/v1/projects/p/global/forwardingRules/web'],
+      ['r', 'https://www.googleapis.com/compute/v1/projects/p/regions/r/forwardingRules/web'],
+    ]);
+    const global = rules.find((r) => r.region === undefined)!.rule;
+    expect(global).not.toHaveProperty('region');
+    expect(global).not.toHaveProperty('selfLinkWithId');
+    await emulator.close();
+  });
+
+  it.each([
+    ['no project', { rule: { name: 'web' } }, 'needs project and rule.name'],
+    ['a bad name', { project: 'p', rule: { name: 'Bad_Name' } }, "'resource.name'"],
+  ])('%s is 400 naming the item, and nothing is added', async (_what, entry, says) => {
+    const error = await refusal({ globalForwardingRules: [entry] });
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('seed.globalForwardingRules[0]');
+    expect(error.message).toContain(says);
+  });
+});

@@ -22,6 +22,8 @@ import { checkOrderSeed } from './order-seed.js';
  */
 export interface Seed {
   forwardingRules?: { project: string; region: string; rule: ForwardingRuleJson }[];
+  /** Global forwarding rules, by project (`projects/{project}/global/forwardingRules`). */
+  globalForwardingRules?: { project: string; rule: ForwardingRuleJson }[];
   /** Android Publisher orders; see {@link OrderSeed} for the defaults. */
   orders?: OrderSeed[];
 }
@@ -35,36 +37,71 @@ export interface Seed {
  */
 export async function seedState(state: EmulatorState, seed: Seed): Promise<number> {
   if (typeof seed !== 'object' || seed === null || Array.isArray(seed)) {
-    throw errors.badRequest('a seed is an object: { forwardingRules: [...], orders: [...] }');
+    throw errors.badRequest(
+      'a seed is an object: { forwardingRules: [...], globalForwardingRules: [...], orders: [...] }',
+    );
   }
   // The rule for request text holds for a seed from the options too: no store holds U+0000.
   checkBodyText(seed, 'seed');
   const rules = listOf(seed.forwardingRules, 'forwardingRules').map(checkRuleEntry);
+  const globalRules = listOf(seed.globalForwardingRules, 'globalForwardingRules').map(
+    checkGlobalRuleEntry,
+  );
   const orders = listOf(seed.orders, 'orders').map(checkOrderSeed);
   // One seed describes a set of resources: a name given twice would silently replace the first.
   refuseTwice(rules, 'forwardingRules', (r) => `${r.project}/${r.region}/${r.rule.name}`);
+  refuseTwice(globalRules, 'globalForwardingRules', (r) => `${r.project}/${r.rule.name}`);
   refuseTwice(orders, 'orders', (o) => `${o.packageName}/${o.orderId}`);
   for (const { project, region, rule } of rules)
     await state.forwardingRules.seed({ project, region }, rule);
+  for (const { project, rule } of globalRules)
+    await state.globalForwardingRules.seed({ project }, rule);
   for (const order of orders) await state.orders.add(order);
-  return rules.length + orders.length;
+  return rules.length + globalRules.length + orders.length;
 }
 
 function checkRuleEntry(entry: unknown, index: number): Required<Seed>['forwardingRules'][number] {
+  const checked = checkScopedRuleEntry(entry, index, 'forwardingRules');
+  return checked as Required<Seed>['forwardingRules'][number];
+}
+
+function checkGlobalRuleEntry(
+  entry: unknown,
+  index: number,
+): Required<Seed>['globalForwardingRules'][number] {
+  const { project, rule } = checkScopedRuleEntry(entry, index, 'globalForwardingRules');
+  return { project, rule };
+}
+
+/** A seeded rule of `list`: a project, a region unless global, and a rule the field rules accept. */
+function checkScopedRuleEntry(
+  entry: unknown,
+  index: number,
+  list: 'forwardingRules' | 'globalForwardingRules',
+): { project: string; region?: string; rule: ForwardingRuleJson } {
   const { project, region, rule } = (entry ?? {}) as Record<string, unknown>;
   const name = (rule as { name?: unknown } | undefined)?.name;
-  if (typeof project !== 'string' || typeof region !== 'string' || typeof name !== 'string') {
+  const regional = list === 'forwardingRules';
+  if (
+    typeof project !== 'string' ||
+    (regional && typeof region !== 'string') ||
+    typeof name !== 'string'
+  ) {
     throw errors.badRequest(
-      `seed.forwardingRules[${index}]: each seeded forwarding rule needs project, region and rule.name`,
+      regional
+        ? `seed.forwardingRules[${index}]: each seeded forwarding rule needs project, region and rule.name`
+        : `seed.globalForwardingRules[${index}]: each seeded global forwarding rule needs project and rule.name`,
     );
   }
+  const where = regional ? `${project}/${String(region)}/${name}` : `${project}/${name}`;
   try {
-    return { project, region, rule: checkSeededForwardingRule(rule) };
+    const checked = checkSeededForwardingRule(rule);
+    return regional
+      ? { project, region: region as string, rule: checked }
+      : { project, rule: checked };
   } catch (error) {
     if (!(error instanceof Refusal || error instanceof ApiError)) throw error;
-    throw errors.badRequest(
-      `seed.forwardingRules[${index}] (${previewText(`${project}/${region}/${name}`)}): ${error.message}`,
-    );
+    throw errors.badRequest(`seed.${list}[${index}] (${previewText(where)}): ${error.message}`);
   }
 }
 

@@ -106,16 +106,20 @@ export function poolIndexOf(address: string): { kind: AddressPoolKind; index: nu
 }
 
 /**
- * Compute's answer when a pool has no free address left in a region (403 `quotaExceeded`).
+ * Compute's answer when a pool has no free address left in a region, or in a project's global
+ * scope when `region` is undefined (403 `quotaExceeded`).
  *
  * @example
  * ```ts
  * throw poolExhausted('external', 'us-central1');
  * ```
  */
-export function poolExhausted(kind: AddressPoolKind, region: string): Refusal {
+export function poolExhausted(kind: AddressPoolKind, region: string | undefined): Refusal {
+  const quota = kind === 'external' ? 'IN_USE_ADDRESSES' : 'INTERNAL_ADDRESSES';
+  // A global rule's pool is the project's global one (Compute names it GLOBAL_…, "globally").
+  const where = region === undefined ? 'globally' : `in region ${region}`;
   return refuse.quotaExceeded(
-    `Quota '${kind === 'external' ? 'IN_USE_ADDRESSES' : 'INTERNAL_ADDRESSES'}' exceeded. Limit: ${ADDRESS_POOL_SIZES[kind]}.0 in region ${region}.`,
+    `Quota '${region === undefined ? `GLOBAL_${quota}` : quota}' exceeded. Limit: ${ADDRESS_POOL_SIZES[kind]}.0 ${where}.`,
   );
 }
 

@@ -1,40 +1,123 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
-import { apiCall } from '../http/api-call.js';
+import { apiCall, type PathTarget, type PermissionRule } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import {
-  onRegion,
-  onRule,
-  READ_SCOPES,
-  REGIONAL,
-  regionOf,
-  ruleTarget,
-  WRITE_SCOPES,
-} from '../http/compute-call.js';
+import { onScopeOf, READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from '../http/compute-call.js';
 import { JSON_CONTENT_TYPE } from '../http/json-content-type.js';
 import { listPageBytes } from '../http/list-page-bytes.js';
 import { listParams } from '../http/list-params.js';
 import { PageBufferPool } from '../http/page-buffer-pool.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
-import { regionalCollectionName, regionalName } from '../names/resource-names.js';
+import { type ScopeRef, scopedCollectionName, scopedName } from '../names/resource-names.js';
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
+import type { SetLabelsRequestName } from './forwarding-rule-update.js';
+import { type ForwardingRules, ruleNotFound } from './forwarding-rules.js';
 import { requireReferencePermissions } from './reference-permissions.js';
+
+/**
+ * What the forwarding-rule routes need to know of the scope they serve: the same routes serve
+ * regional rules (`projects/p/regions/r/forwardingRules`) and global ones
+ * (`projects/p/global/forwardingRules`, `global-forwarding-rules/`), which differ only in these.
+ *
+ * @example
+ * ```ts
+ * forwardingRuleRoutes(app, state, REGIONAL_RULES);
+ * ```
+ */
+export interface RuleRoutesScope {
+  /** The route path of the scope, without the collection (`…/regions/:region`, `…/global`). */
+  readonly path: string;
+  /**
+   * The API's name of the collection (`compute.forwardingRules`, `compute.globalForwardingRules`):
+   * the prefix of its methods in the request log and fault rules, and of its IAM permissions.
+   */
+  readonly resource: string;
+  /** The scope a request's path names. */
+  scopeOf(c: Context): ScopeRef;
+  /** The domain module of the scope's rules. */
+  rules(state: EmulatorState): ForwardingRules;
+  /** The message a setLabels body is, as errors name it. */
+  readonly setLabelsRequest: SetLabelsRequestName;
+}
+
+/**
+ * The regional rules' scope.
+ *
+ * @example
+ * ```ts
+ * REGIONAL_RULES.scopeOf(c); // { project, region } of the path
+ * ```
+ */
+export const REGIONAL_RULES: RuleRoutesScope = {
+  path: REGIONAL,
+  resource: 'compute.forwardingRules',
+  scopeOf: regionOf,
+  rules: (state) => state.forwardingRules,
+  setLabelsRequest: 'RegionSetLabelsRequest',
+};
+
+/**
+ * `permission` on the forwarding rule the path names (`…/forwardingRules/{name}`).
+ *
+ * @example
+ * ```ts
+ * onScopedRule(scope, 'compute.globalForwardingRules.delete');
+ * ```
+ */
+export function onScopedRule(scope: RuleRoutesScope, name: string): PermissionRule {
+  return {
+    name,
+    on: (c) => {
+      const where = scope.scopeOf(c);
+      return {
+        project: where.project,
+        resource: scopedName(where, 'forwardingRules', c.req.param('name')!),
+      };
+    },
+  };
+}
+
+/**
+ * `target` of a call on the forwarding rule the path names, in the scope's words when missing.
+ *
+ * @example
+ * ```ts
+ * apiCall(state, { method, scopes, target: scopedRuleTarget(scope) });
+ * ```
+ */
+export function scopedRuleTarget(scope: RuleRoutesScope): (c: Context) => PathTarget {
+  return (c) => {
+    const name = c.req.param('name')!;
+    return { names: [name], missing: () => ruleNotFound(scope.scopeOf(c), name) };
+  };
+}
 
 /** @hono/node-server's response binding (`c.env.outgoing`), as far as the buffer pool needs it. */
 type OutgoingBinding = Parameters<PageBufferPool['take']>[1];
 
-/** Compute Engine's regional forwarding rules: insert, list, get and delete. */
-export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
+/**
+ * Compute Engine's forwarding rules of one scope (regional by default, or global): insert, list,
+ * get and delete.
+ */
+export function forwardingRuleRoutes(
+  app: Hono<EmulatorEnv>,
+  state: EmulatorState,
+  scope: RuleRoutesScope = REGIONAL_RULES,
+): void {
   const pageBuffers = new PageBufferPool();
+  const { path, resource } = scope;
+  const rules = scope.rules(state);
+  const target = scopedRuleTarget(scope);
 
   app.post(
-    `${REGIONAL}/forwardingRules`,
-    apiCall(state, { method: 'compute.forwardingRules.insert', scopes: WRITE_SCOPES }),
+    `${path}/forwardingRules`,
+    apiCall(state, { method: `${resource}.insert`, scopes: WRITE_SCOPES }),
     async (c) => {
       const principal = c.var.caller;
-      const { project, region } = regionOf(c);
+      const where = scope.scopeOf(c);
+      const { project } = where;
       const requestId = requestIdParam(queryParam(c, 'requestId'));
       const body = await readJsonBody(c.req.raw, 'resource', state.bodyLimit);
       const name =
@@ -45,10 +128,10 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
       requirePermission(
         principal,
         project,
-        'compute.forwardingRules.create',
-        regionalName({ project, region }, 'forwardingRules', name),
+        `${resource}.create`,
+        scopedName(where, 'forwardingRules', name),
       );
-      const earlier = await state.forwardingRules.replayOf({ project, region }, requestId);
+      const earlier = await rules.replayOf(where, requestId);
       if (earlier) return c.json(earlier); // a retry: the original operation, nothing created
       if (typeof body === 'object' && body !== null) {
         requireReferencePermissions(principal, project, body as Record<string, unknown>);
@@ -56,7 +139,7 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
       // The store decides between concurrent inserts of one name or requestId (one rule, the
       // others 409 or the original operation), and answers once the write committed.
       return c.json(
-        await state.forwardingRules.insert({ project, region }, body, {
+        await rules.insert(where, body, {
           principal,
           operationType: 'insert',
           requestId,
@@ -66,21 +149,19 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
   );
 
   app.get(
-    `${REGIONAL}/forwardingRules`,
+    `${path}/forwardingRules`,
     apiCall(state, {
-      method: 'compute.forwardingRules.list',
+      method: `${resource}.list`,
       scopes: READ_SCOPES,
-      permission: onRegion('compute.forwardingRules.list'),
+      permission: onScopeOf(scope.scopeOf, `${resource}.list`),
     }),
     async (c) => {
-      const { project, region } = regionOf(c);
-      const page = await state.forwardingRules.list(
-        { project, region },
-        { ...listParams(c), context: { project } },
-      );
+      const where = scope.scopeOf(c);
+      const { project, region } = where;
+      const page = await rules.list(where, { ...listParams(c), context: { project } });
       const body = listPageBytes(
         'compute#forwardingRuleList',
-        regionalCollectionName({ project, region }, 'forwardingRules'),
+        scopedCollectionName(where, 'forwardingRules'),
         state.urls.forwardingRules(project, region),
         page,
         ruleJsonBytes,
@@ -93,25 +174,28 @@ export function forwardingRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
   );
 
   app.get(
-    `${REGIONAL}/forwardingRules/:name`,
+    `${path}/forwardingRules/:name`,
     apiCall(state, {
-      method: 'compute.forwardingRules.get',
+      method: `${resource}.get`,
       scopes: READ_SCOPES,
-      permission: onRule('compute.forwardingRules.get'),
-      target: ruleTarget,
+      permission: onScopedRule(scope, `${resource}.get`),
+      target,
     }),
-    async (c) => c.json(await state.forwardingRules.get(regionOf(c), c.req.param('name'))),
+    async (c) => c.json(await rules.get(scope.scopeOf(c), c.req.param('name'))),
   );
 
   app.delete(
-    `${REGIONAL}/forwardingRules/:name`,
+    `${path}/forwardingRules/:name`,
     apiCall(state, {
-      method: 'compute.forwardingRules.delete',
+      method: `${resource}.delete`,
       scopes: WRITE_SCOPES,
-      permission: onRule('compute.forwardingRules.delete'),
-      target: ruleTarget,
+      permission: onScopedRule(scope, `${resource}.delete`),
+      target,
     }),
-    async (c) =>
-      c.json(await state.forwardingRules.delete(regionOf(c), c.req.param('name'), c.var.caller)),
+    async (c) => {
+      const requestId = requestIdParam(queryParam(c, 'requestId'));
+      const where = scope.scopeOf(c);
+      return c.json(await rules.delete(where, c.req.param('name'), c.var.caller, requestId));
+    },
   );
 }

@@ -1,6 +1,6 @@
 import type { ListPage } from '@listkit/query';
 import type { StoreListRequest } from '../core/store-list-request.js';
-import type { RegionRef } from '../names/resource-names.js';
+import type { ScopeRef } from '../names/resource-names.js';
 import type { NewOperation, OperationRecord } from '../operations/operation-store.js';
 import type { AddressPoolKind } from './address-pool.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
@@ -81,17 +81,17 @@ export interface ForwardingRuleStore {
    * `already_exists`.
    */
   insert(
-    parent: RegionRef,
+    parent: ScopeRef,
     rule: ForwardingRuleJson,
     write: RuleWrite & { check?: RegionCheck },
   ): Promise<WriteResult>;
-  get(parent: RegionRef, name: string): Promise<ForwardingRuleJson | undefined>;
+  get(parent: ScopeRef, name: string): Promise<ForwardingRuleJson | undefined>;
   /**
    * Replaces a rule only if its stored `fingerprint` is `expectedFingerprint` (else
    * `condition_failed`; `not_found` when there is no rule of that name).
    */
   update(
-    parent: RegionRef,
+    parent: ScopeRef,
     rule: ForwardingRuleJson,
     write: RuleWrite & { expectedFingerprint: string; check?: RegionCheck },
   ): Promise<WriteResult>;
@@ -100,13 +100,13 @@ export interface ForwardingRuleStore {
    * whose address is given up first. `check` runs as for an insert, while the region's writes
    * are serialised (the seed's address allocation).
    */
-  put(parent: RegionRef, rule: ForwardingRuleJson, check?: RegionCheck): Promise<void>;
+  put(parent: ScopeRef, rule: ForwardingRuleJson, check?: RegionCheck): Promise<void>;
   /** Removes a rule (`not_found` when there is none). */
-  delete(parent: RegionRef, name: string, write: RuleWrite): Promise<WriteResult>;
+  delete(parent: ScopeRef, name: string, write: RuleWrite): Promise<WriteResult>;
   /** One page of a region's rules: filter, orderBy and page token as AIP-160/158 define them. */
-  list(parent: RegionRef, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>>;
+  list(parent: ScopeRef, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>>;
   /** One page of every region of a project, keyed (and by default ordered) by selfLink. */
   listAggregated(project: string, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>>;
   /** Every rule, for the control plane. */
-  all(): Promise<(RegionRef & { rule: ForwardingRuleJson })[]>;
+  all(): Promise<(ScopeRef & { rule: ForwardingRuleJson })[]>;
 }

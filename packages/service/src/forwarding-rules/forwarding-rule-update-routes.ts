@@ -2,64 +2,72 @@ import type { Context, Hono } from 'hono';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall, type CallEnv } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import {
-  AGGREGATED,
-  onProject,
-  onRule,
-  READ_SCOPES,
-  REGIONAL,
-  regionOf,
-  ruleTarget,
-  WRITE_SCOPES,
-} from '../http/compute-call.js';
+import { AGGREGATED, onProject, READ_SCOPES, WRITE_SCOPES } from '../http/compute-call.js';
 import { listParams } from '../http/list-params.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import {
-  applyPatch,
-  applySetLabels,
-  applySetTarget,
-  checkPatchedRule,
-} from './forwarding-rule-update.js';
+  onScopedRule,
+  REGIONAL_RULES,
+  type RuleRoutesScope,
+  scopedRuleTarget,
+} from './forwarding-rule-routes.js';
+import { applyPatch, applySetLabels, applySetTarget } from './forwarding-rule-update.js';
 import { requireReferencePermissions } from './reference-permissions.js';
 
-/** setLabels, setTarget, patch, and the aggregated list of forwarding rules. */
-export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
-  const setLabels = apiCall(state, {
-    method: 'compute.forwardingRules.setLabels',
-    scopes: WRITE_SCOPES,
-    permission: onRule('compute.forwardingRules.setLabels'),
-    target: ruleTarget,
+/**
+ * setLabels, setTarget and patch of the forwarding rules of one scope (regional by default, or
+ * global).
+ */
+export function forwardingRuleUpdateRoutes(
+  app: Hono<EmulatorEnv>,
+  state: EmulatorState,
+  scope: RuleRoutesScope = REGIONAL_RULES,
+): void {
+  const { path, resource } = scope;
+  const rules = scope.rules(state);
+  const target = scopedRuleTarget(scope);
+  const ruleCall = (c: Context<CallEnv>) => ({
+    principal: c.var.caller,
+    where: scope.scopeOf(c),
+    name: c.req.param('name')!,
   });
-  app.post(`${REGIONAL}/forwardingRules/:name/setLabels`, setLabels, async (c) => {
-    const { principal, project, region, name } = ruleCall(c);
+
+  const setLabels = apiCall(state, {
+    method: `${resource}.setLabels`,
+    scopes: WRITE_SCOPES,
+    permission: onScopedRule(scope, `${resource}.setLabels`),
+    target,
+  });
+  app.post(`${path}/forwardingRules/:name/setLabels`, setLabels, async (c) => {
+    const { principal, where, name } = ruleCall(c);
     const body = await readJsonBody(c.req.raw, '', state.bodyLimit);
     // The write is conditional on the fingerprint read: of concurrent setLabels, one wins.
     // Recorded from the real API: setLabels is already DONE in its first answer.
     return c.json(
-      await state.forwardingRules.update(
-        { project, region },
+      await rules.update(
+        where,
         name,
-        (current) => applySetLabels(current, body),
+        (current) => applySetLabels(current, body, scope.setLabelsRequest),
         { principal, operationType: 'setLabels', policy: { mode: 'duration', ms: 0 } },
       ),
     );
   });
 
   const setTarget = apiCall(state, {
-    method: 'compute.forwardingRules.setTarget',
+    method: `${resource}.setTarget`,
     scopes: WRITE_SCOPES,
-    permission: onRule('compute.forwardingRules.update'),
-    target: ruleTarget,
+    permission: onScopedRule(scope, `${resource}.update`),
+    target,
   });
-  app.post(`${REGIONAL}/forwardingRules/:name/setTarget`, setTarget, async (c) => {
-    const { principal, project, region, name } = ruleCall(c);
+  app.post(`${path}/forwardingRules/:name/setTarget`, setTarget, async (c) => {
+    const { principal, where, name } = ruleCall(c);
+    const { project } = where;
     const requestId = requestIdParam(queryParam(c, 'requestId'));
     const body = await readJsonBody(c.req.raw, '', state.bodyLimit);
-    const where = { project, region };
     return c.json(
-      await state.forwardingRules.update(
+      await rules.update(
         where,
         name,
         (current) => {
@@ -71,26 +79,26 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
           principal,
           operationType: 'SetTarget',
           requestId,
-          // The create rules and the clash rule, against the region as it is in the write.
-          check: (changed, sameAddress) =>
-            checkPatchedRule(changed, { ...where, urls: state.urls, sameAddress }),
+          // The create rules and the clash rule, against the scope as it is in the write.
+          check: (changed, sameAddress) => rules.checkChange(where, changed, sameAddress),
         },
       ),
     );
   });
 
   const patch = apiCall(state, {
-    method: 'compute.forwardingRules.patch',
+    method: `${resource}.patch`,
     scopes: WRITE_SCOPES,
-    permission: onRule('compute.forwardingRules.update'),
-    target: ruleTarget,
+    permission: onScopedRule(scope, `${resource}.update`),
+    target,
   });
-  app.patch(`${REGIONAL}/forwardingRules/:name`, patch, async (c) => {
-    const { principal, project, region, name } = ruleCall(c);
+  app.patch(`${path}/forwardingRules/:name`, patch, async (c) => {
+    const { principal, where, name } = ruleCall(c);
+    const { project } = where;
+    const requestId = requestIdParam(queryParam(c, 'requestId'));
     const body = await readJsonBody(c.req.raw, 'resource', state.bodyLimit);
-    const where = { project, region };
     return c.json(
-      await state.forwardingRules.update(
+      await rules.update(
         where,
         name,
         (current) => {
@@ -104,13 +112,16 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
         {
           principal,
           operationType: 'patch',
-          check: (patched, sameAddress) =>
-            checkPatchedRule(patched, { ...where, urls: state.urls, sameAddress }),
+          requestId,
+          check: (patched, sameAddress) => rules.checkChange(where, patched, sameAddress),
         },
       ),
     );
   });
+}
 
+/** The aggregated list of forwarding rules: every region's, and the global ones under `global`. */
+export function aggregatedRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
   const aggregatedList = apiCall(state, {
     method: 'compute.forwardingRules.aggregatedList',
     scopes: READ_SCOPES,
@@ -124,10 +135,12 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
     });
     const items: Record<string, { forwardingRules: ForwardingRuleJson[] }> = {};
     for (const rule of page.items) {
-      const scope = `regions/${String(rule.region).split('/').pop()}`;
-      const group = items[scope] ?? { forwardingRules: [] };
+      // A global rule has no region: it is listed under `global`, as Compute Engine lists it.
+      const key =
+        rule.region === undefined ? 'global' : `regions/${String(rule.region).split('/').pop()}`;
+      const group = items[key] ?? { forwardingRules: [] };
       group.forwardingRules.push(rule);
-      items[scope] = group;
+      items[key] = group;
     }
     return c.json({
       kind: 'compute#forwardingRuleAggregatedList',
@@ -137,9 +150,4 @@ export function forwardingRuleUpdateRoutes(app: Hono<EmulatorEnv>, state: Emulat
       selfLink: `${state.urls.project(project)}/aggregated/forwardingRules`,
     });
   });
-}
-
-/** The caller and the rule a `…/forwardingRules/{name}…` route names. */
-function ruleCall(c: Context<CallEnv>) {
-  return { principal: c.var.caller, ...regionOf(c), name: c.req.param('name')! };
 }

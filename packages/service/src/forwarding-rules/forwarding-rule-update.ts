@@ -5,6 +5,7 @@ import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { fieldsWhere } from './forwarding-rule-fields.js';
 import {
   CLIENT_FIELDS,
+  type DestinationStage,
   type InsertContext,
   normalizePortRange,
   OUTPUT_ONLY_FIELDS,
@@ -113,38 +114,53 @@ export function applyPatch(
  * clash rule, …), as if it were created now beside the other rules of its region. The migration
  * fields are left out: create allows only their first step, and patch has its own state machine.
  */
-export function checkPatchedRule(rule: ForwardingRuleJson, ctx: InsertContext): void {
+export function checkPatchedRule(
+  rule: ForwardingRuleJson,
+  ctx: InsertContext,
+  destination?: DestinationStage,
+): void {
   const body: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(rule)) {
     const migration = field.startsWith('externalManagedBackendBucketMigration');
     if (CLIENT_FIELDS.has(field) && !IGNORED_ON_PATCH.has(field) && !migration) body[field] = value;
   }
   // The clash rule skips the stored version of this rule: it has the same name.
-  prepareForwardingRule(body, ctx);
+  prepareForwardingRule(body, ctx, destination);
 }
+
+/** The message a setLabels body is: regional rules' or global rules'. */
+export type SetLabelsRequestName = 'RegionSetLabelsRequest' | 'GlobalSetLabelsRequest';
 
 /**
  * Applies a setLabels body (`{labels, labelFingerprint}`): the fingerprint is required and must
  * be current (412 conditionNotMet otherwise); labels follow Compute Engine's label rules.
  */
-export function applySetLabels(current: ForwardingRuleJson, body: unknown): ForwardingRuleJson {
-  const request = asObject(body, 'RegionSetLabelsRequest');
-  for (const key of Object.keys(request)) {
+export function applySetLabels(
+  current: ForwardingRuleJson,
+  body: unknown,
+  request: SetLabelsRequestName = 'RegionSetLabelsRequest',
+): ForwardingRuleJson {
+  const fields = asObject(body, request);
+  for (const key of Object.keys(fields)) {
     if (key !== 'labels' && key !== 'labelFingerprint') {
+      const at =
+        request === 'RegionSetLabelsRequest'
+          ? 'region_set_labels_request'
+          : 'global_set_labels_request';
       throw refuse.badRequest(
-        `Invalid JSON payload received. Unknown name "${key}" at 'region_set_labels_request': Cannot find field.`,
+        `Invalid JSON payload received. Unknown name "${key}" at '${at}': Cannot find field.`,
       );
     }
   }
   // The body's shape is read before the precondition, as the real API parses JSON first.
-  const fingerprint = request.labelFingerprint;
+  const fingerprint = fields.labelFingerprint;
   if (fingerprint !== undefined && typeof fingerprint !== 'string') {
     throw refuse.invalid(
       `Invalid value at 'labelFingerprint' (TYPE_BYTES), ${previewValue(fingerprint)}`,
       'labelFingerprint',
     );
   }
-  const labels = request.labels ?? {};
+  const labels = fields.labels ?? {};
   if (typeof labels !== 'object' || labels === null || Array.isArray(labels)) {
     throw refuse.invalid("Invalid value for field 'labels'. Must be a map of strings.", 'labels');
   }

@@ -4,6 +4,7 @@
 import { fieldsWhere } from './forwarding-rule-fields.js';
 
 export type { InsertContext } from './create/body-reader.js';
+export type { DestinationStage } from './create/check-target-and-backend.js';
 export {
   DEFAULT_SERVICE_DIRECTORY_REGION,
   FORWARDING_RULE_LIMITS,

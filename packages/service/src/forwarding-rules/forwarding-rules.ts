@@ -4,7 +4,7 @@ import { resourceNotFound } from '../core/compute-refusals.js';
 import { newNumericId } from '../core/ids.js';
 import type { Principal } from '../core/principal.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
-import { type RegionRef, regionalName } from '../names/resource-names.js';
+import { type ScopeRef, scopedName } from '../names/resource-names.js';
 import {
   type OperationJson,
   type OperationStart,
@@ -14,7 +14,8 @@ import {
 import { fingerprintOf, labelFingerprintOf } from './fingerprint.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import type { ForwardingRuleStore, WriteResult } from './forwarding-rule-store.js';
-import { prepareForwardingRule } from './forwarding-rule-validation.js';
+import { checkPatchedRule } from './forwarding-rule-update.js';
+import { type DestinationStage, prepareForwardingRule } from './forwarding-rule-validation.js';
 import { allocationFor, changeCheckFor, regionCheckFor } from './region-check.js';
 
 /** Options of {@link ForwardingRules}. */
@@ -23,6 +24,11 @@ export interface ForwardingRulesOptions {
   operations: Operations;
   clock: EmulatorClock;
   urls: ComputeUrls;
+  /**
+   * Stage 2 of create (target and backend service, by the scope's rules): the regional one
+   * unless given. Global rules give theirs; every other rule is shared.
+   */
+  destination?: DestinationStage;
 }
 
 /** How a change of a rule is recorded: who, which operation type, and its requestId. */
@@ -45,7 +51,7 @@ export class ForwardingRules {
   constructor(private readonly options: ForwardingRulesOptions) {}
 
   /** The rule, or `not_found` in Compute Engine's words. */
-  async get(where: RegionRef, name: string): Promise<ForwardingRuleJson> {
+  async get(where: ScopeRef, name: string): Promise<ForwardingRuleJson> {
     const rule = await this.options.store.get(where, name);
     if (!rule) throw ruleNotFound(where, name);
     return rule;
@@ -55,11 +61,11 @@ export class ForwardingRules {
    * Validates and stores a new rule with its `insert` operation, and answers the operation. A
    * retry with a requestId seen before answers the original operation and creates nothing.
    */
-  async insert(where: RegionRef, body: unknown, change: RuleChange): Promise<OperationJson> {
+  async insert(where: ScopeRef, body: unknown, change: RuleChange): Promise<OperationJson> {
     const { urls } = this.options;
     // The clash rule and allocation read the region: they run inside the serialised write, on
     // the rules at the new rule's address only.
-    const prepared = prepareForwardingRule(body, { ...where, urls });
+    const prepared = prepareForwardingRule(body, { ...where, urls }, this.options.destination);
     const rule = this.withServerFields(where, prepared);
     const result = await this.options.store.insert(where, rule, {
       ...this.recorded(where, change),
@@ -73,7 +79,7 @@ export class ForwardingRules {
    * server sets; fields already present, such as `creationTimestamp`, are kept. A rule of the same
    * name is replaced.
    */
-  async seed(where: RegionRef, fields: ForwardingRuleJson): Promise<void> {
+  async seed(where: ScopeRef, fields: ForwardingRuleJson): Promise<void> {
     const rule = this.withServerFields(where, fields);
     // Seeds are not clash-checked (they load a known state); one without an address gets one.
     await this.options.store.put(where, rule, allocationFor(rule, withFingerprints));
@@ -87,7 +93,7 @@ export class ForwardingRules {
    * `condition_failed`.
    */
   async update(
-    where: RegionRef,
+    where: ScopeRef,
     name: string,
     apply: (current: ForwardingRuleJson) => ForwardingRuleJson,
     change: RuleChange & {
@@ -107,19 +113,43 @@ export class ForwardingRules {
     return this.answered(result);
   }
 
-  /** Removes a rule and answers its `delete` operation. */
-  async delete(where: RegionRef, name: string, principal: Principal): Promise<OperationJson> {
+  /**
+   * Checks a changed rule (patch, setTarget) against the create rules of its scope, beside the
+   * scope's other rules at its address (`sameAddress`); throws to refuse the change.
+   */
+  checkChange(
+    where: ScopeRef,
+    rule: ForwardingRuleJson,
+    sameAddress: readonly ForwardingRuleJson[],
+  ): void {
+    checkPatchedRule(
+      rule,
+      { ...where, urls: this.options.urls, sameAddress },
+      this.options.destination,
+    );
+  }
+
+  /**
+   * Removes a rule and answers its `delete` operation; a retry with a requestId seen before
+   * answers the original operation.
+   */
+  async delete(
+    where: ScopeRef,
+    name: string,
+    principal: Principal,
+    requestId?: string,
+  ): Promise<OperationJson> {
     const result = await this.options.store.delete(
       where,
       name,
-      this.recorded(where, { principal, operationType: 'delete' }),
+      this.recorded(where, { principal, operationType: 'delete', requestId }),
     );
     return this.answered(result);
   }
 
   /** One page of a list call in a project and region. */
   list(
-    where: RegionRef,
+    where: ScopeRef,
     request: Omit<ListRequest, 'parent'>,
   ): Promise<ListPage<ForwardingRuleJson>> {
     return this.options.store.list(where, request);
@@ -133,8 +163,8 @@ export class ForwardingRules {
     return this.options.store.listAggregated(project, request);
   }
 
-  /** Every rule of every region, for the control plane. */
-  all(): Promise<{ project: string; region: string; rule: ForwardingRuleJson }[]> {
+  /** Every rule of every scope (no `region`: a global rule), for the control plane. */
+  all(): Promise<{ project: string; region?: string; rule: ForwardingRuleJson }[]> {
     return this.options.store.all();
   }
 
@@ -144,14 +174,14 @@ export class ForwardingRules {
    * answers the original; the store checks again inside the write, for concurrent retries.
    */
   async replayOf(
-    where: RegionRef,
+    where: ScopeRef,
     requestId: string | undefined,
   ): Promise<OperationJson | undefined> {
     return requestId ? this.options.operations.byRequestId(where, requestId) : undefined;
   }
 
   /** The operation recorded with a write, built from the rule written. */
-  private recorded(where: RegionRef, change: RuleChange) {
+  private recorded(where: ScopeRef, change: RuleChange) {
     const { requestId } = change;
     return {
       ...(requestId ? { requestId } : {}),
@@ -180,18 +210,28 @@ export class ForwardingRules {
     return operationAnswer(result.operation.operation);
   }
 
-  /** The rule with what the server sets: kind, id, creation time, region and links. */
-  private withServerFields(where: RegionRef, fields: ForwardingRuleJson): ForwardingRuleJson {
+  /**
+   * The rule with what the server sets: kind, id, creation time, region and links. A global rule
+   * has no `region`, and no `selfLinkWithId` either: the real API's answers carry none (recorded
+   * by Config Connector, docs/decisions.md).
+   */
+  private withServerFields(where: ScopeRef, fields: ForwardingRuleJson): ForwardingRuleJson {
     const { urls, clock } = this.options;
     const id = typeof fields.id === 'string' ? fields.id : newNumericId();
+    const { region: _region, selfLinkWithId: _withId, ...given } = fields;
+    const { project, region } = where;
     return withFingerprints({
       kind: 'compute#forwardingRule',
       id,
       creationTimestamp: clock.iso(),
-      ...fields,
-      region: urls.region(where.project, where.region),
-      selfLink: urls.forwardingRule(where.project, where.region, fields.name),
-      selfLinkWithId: urls.forwardingRule(where.project, where.region, id),
+      ...given,
+      ...(region === undefined
+        ? {}
+        : {
+            region: urls.region(project, region),
+            selfLinkWithId: urls.forwardingRule(project, region, id),
+          }),
+      selfLink: urls.forwardingRule(project, region, fields.name),
     });
   }
 }
@@ -208,5 +248,5 @@ function withFingerprints(rule: ForwardingRuleJson): ForwardingRuleJson {
 }
 
 /** The refusal of an unknown forwarding rule, named as Compute Engine names it. */
-export const ruleNotFound = (where: RegionRef, name: string) =>
-  resourceNotFound(regionalName(where, 'forwardingRules', name));
+export const ruleNotFound = (where: ScopeRef, name: string) =>
+  resourceNotFound(scopedName(where, 'forwardingRules', name));

@@ -36,7 +36,7 @@ export class FreeAddresses {
   constructor(private readonly inUse: (address: string) => boolean) {}
 
   /** The lowest address of the pool no rule uses; 403 `quotaExceeded` when there is none. */
-  take(kind: AddressPoolKind, region: string): string {
+  take(kind: AddressPoolKind, region: string | undefined): string {
     const pool = this.pool(kind);
     while (pool.freed.length > 0) {
       const index = popMin(pool.freed);

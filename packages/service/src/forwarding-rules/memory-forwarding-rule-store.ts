@@ -4,10 +4,10 @@ import { Refusal } from '../core/refusal.js';
 import type { StoreListRequest } from '../core/store-list-request.js';
 import {
   aggregatedTokenParent,
-  type RegionRef,
-  regionalName,
-  regionParent,
-  regionRefOf,
+  type ScopeRef,
+  scopedName,
+  scopeParent,
+  scopeRefOf,
   tokenParent,
 } from '../names/resource-names.js';
 import type { MemoryOperationStore } from '../operations/memory-operation-store.js';
@@ -58,34 +58,34 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   ) {}
 
   async insert(
-    parent: RegionRef,
+    parent: ScopeRef,
     rule: ForwardingRuleJson,
     write: RuleWrite & { check?: RegionCheck },
   ): Promise<WriteResult> {
     const earlier = this.replay(parent, write.requestId);
     if (earlier) return earlier;
     if (this.rulesIn(parent).get(rule.name)) {
-      throw resourceAlreadyExists(regionalName(parent, 'forwardingRules', rule.name));
+      throw resourceAlreadyExists(scopedName(parent, 'forwardingRules', rule.name));
     }
     const stored = this.checked(parent, rule, write.check);
     this.save(parent, stored);
     return this.written(parent, stored, write);
   }
 
-  async get(parent: RegionRef, name: string): Promise<ForwardingRuleJson | undefined> {
-    const rule = this.regions.get(regionParent(parent))?.get(name);
+  async get(parent: ScopeRef, name: string): Promise<ForwardingRuleJson | undefined> {
+    const rule = this.regions.get(scopeParent(parent))?.get(name);
     return rule ? copy(rule) : undefined;
   }
 
   async update(
-    parent: RegionRef,
+    parent: ScopeRef,
     rule: ForwardingRuleJson,
     write: RuleWrite & { expectedFingerprint: string; check?: RegionCheck },
   ): Promise<WriteResult> {
     const earlier = this.replay(parent, write.requestId);
     if (earlier) return earlier;
     const current = this.rulesIn(parent).get(rule.name);
-    if (!current) throw resourceNotFound(regionalName(parent, 'forwardingRules', rule.name));
+    if (!current) throw resourceNotFound(scopedName(parent, 'forwardingRules', rule.name));
     if (current.fingerprint !== write.expectedFingerprint) {
       throw new Refusal(
         'condition_failed',
@@ -97,7 +97,7 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
     return this.written(parent, stored, write);
   }
 
-  async put(parent: RegionRef, rule: ForwardingRuleJson, check?: RegionCheck): Promise<void> {
+  async put(parent: ScopeRef, rule: ForwardingRuleJson, check?: RegionCheck): Promise<void> {
     const replaced = this.rulesIn(parent).get(rule.name);
     if (replaced) {
       // The version replaced gives up its address first: the new one may take it again.
@@ -107,18 +107,18 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
     this.save(parent, this.checked(parent, rule, check));
   }
 
-  async delete(parent: RegionRef, name: string, write: RuleWrite): Promise<WriteResult> {
+  async delete(parent: ScopeRef, name: string, write: RuleWrite): Promise<WriteResult> {
     const earlier = this.replay(parent, write.requestId);
     if (earlier) return earlier;
-    const rule = this.regions.get(regionParent(parent))?.get(name);
-    if (!rule) throw resourceNotFound(regionalName(parent, 'forwardingRules', name));
+    const rule = this.regions.get(scopeParent(parent))?.get(name);
+    if (!rule) throw resourceNotFound(scopedName(parent, 'forwardingRules', name));
     this.rulesIn(parent).delete(name);
     this.addressesIn(parent).remove(rule);
     this.aggregate(parent.project).delete(String(rule.selfLink));
     return this.written(parent, rule, write);
   }
 
-  list(parent: RegionRef, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>> {
+  list(parent: ScopeRef, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>> {
     return this.rulesIn(parent).list({
       ...request,
       parent: tokenParent(parent, 'forwardingRules'),
@@ -132,9 +132,9 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
     return this.aggregate(project).list({ ...request, parent: aggregatedTokenParent(project) });
   }
 
-  async all(): Promise<(RegionRef & { rule: ForwardingRuleJson })[]> {
+  async all(): Promise<(ScopeRef & { rule: ForwardingRuleJson })[]> {
     return [...this.regions].flatMap(([parent, collection]) =>
-      collection.values().map((rule) => ({ ...regionRefOf(parent), rule: copy(rule) })),
+      collection.values().map((rule) => ({ ...scopeRefOf(parent), rule: copy(rule) })),
     );
   }
 
@@ -143,29 +143,29 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
     for (const map of [this.regions, this.addresses, this.projects]) map.clear();
   }
 
-  private rulesIn(parent: RegionRef) {
-    return entryOf(this.regions, regionParent(parent), () => regionRuleCollection(this.pageTokens));
+  private rulesIn(parent: ScopeRef) {
+    return entryOf(this.regions, scopeParent(parent), () => regionRuleCollection(this.pageTokens));
   }
 
   private aggregate(project: string) {
     return entryOf(this.projects, project, () => aggregatedRuleCollection(this.pageTokens));
   }
 
-  private addressesIn(parent: RegionRef) {
-    return entryOf(this.addresses, regionParent(parent), () => new RegionAddresses());
+  private addressesIn(parent: ScopeRef) {
+    return entryOf(this.addresses, scopeParent(parent), () => new RegionAddresses());
   }
 
-  private replay(parent: RegionRef, requestId: string | undefined): WriteResult | undefined {
+  private replay(parent: ScopeRef, requestId: string | undefined): WriteResult | undefined {
     const operation = this.operations.replay(parent, requestId);
     return operation ? { operation, replayed: true } : undefined;
   }
 
-  private written(parent: RegionRef, rule: ForwardingRuleJson, write: RuleWrite): WriteResult {
+  private written(parent: ScopeRef, rule: ForwardingRuleJson, write: RuleWrite): WriteResult {
     const operation = this.operations.record(parent, write.operation(rule), 1);
     return { operation, replayed: false, rule: copy(rule) };
   }
 
-  private save(parent: RegionRef, rule: ForwardingRuleJson): void {
+  private save(parent: ScopeRef, rule: ForwardingRuleJson): void {
     const stored = copy(rule);
     const region = this.rulesIn(parent);
     const replaced = region.get(rule.name);
@@ -180,7 +180,7 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
    * decide about the name before (a 409 takes no address).
    */
   private checked(
-    parent: RegionRef,
+    parent: ScopeRef,
     rule: ForwardingRuleJson,
     check: RegionCheck | undefined,
   ): ForwardingRuleJson {

@@ -29,7 +29,7 @@ export class RegionAddresses {
   }
 
   /** The lowest free address of a pool (403 `quotaExceeded` when exhausted). */
-  allocate(kind: AddressPoolKind, region: string): string {
+  allocate(kind: AddressPoolKind, region: string | undefined): string {
     return this.free.take(kind, region);
   }
 

@@ -28,7 +28,7 @@ export async function takeFreeAddress(
   session: SqlSession,
   parent: string,
   kind: AddressPoolKind,
-  region: string,
+  region: string | undefined,
 ): Promise<string> {
   for (;;) {
     // The lowest released position, dropped from the queue; taken again meanwhile: the next one.

@@ -5,10 +5,10 @@ import type { SqlStoreContext } from '../db/sql-store-context.js';
 import { placeholders } from '../db/sql-text.js';
 import {
   aggregatedTokenParent,
-  type RegionRef,
-  regionalName,
-  regionParent,
-  regionRefOf,
+  type ScopeRef,
+  scopedName,
+  scopeParent,
+  scopeRefOf,
   tokenParent,
 } from '../names/resource-names.js';
 import { insertOperation, operationByRequestId } from '../operations/sql-operation-store.js';
@@ -36,7 +36,7 @@ type PoolMove = {
 /** A rule's columns: the table's, then its address's (see `addressColumns`). */
 const RULE_COLUMNS = [...rulesTable.insertColumns, 'address_key', 'pool_kind', 'pool_index'];
 
-const ruleName = (parent: RegionRef, name: string) => regionalName(parent, 'forwardingRules', name);
+const ruleName = (parent: ScopeRef, name: string) => scopedName(parent, 'forwardingRules', name);
 
 /**
  * Forwarding rules in PostgreSQL: primary keys for unique names, a transaction-scoped advisory
@@ -51,7 +51,7 @@ const ruleName = (parent: RegionRef, name: string) => regionalName(parent, 'forw
 export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStore {
   const { tx } = sql;
   const ruleWrite = (
-    parent: RegionRef,
+    parent: ScopeRef,
     write: RuleWrite,
     body: (session: SqlSession) => Promise<ForwardingRuleJson>,
   ): Promise<WriteResult> =>
@@ -74,7 +74,7 @@ export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStor
       tx(async (session) => {
         const rows = await session.query<{ resource: string }>(
           `SELECT ${rulesTable.document}::text AS resource FROM forwarding_rules WHERE parent = $1 AND "name" = $2`,
-          [regionParent(parent), name],
+          [scopeParent(parent), name],
         );
         return rows[0] ? (JSON.parse(rows[0].resource) as ForwardingRuleJson) : undefined;
       }),
@@ -90,7 +90,7 @@ export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStor
         await session.query(
           `INSERT INTO forwarding_rules (parent, project, ${RULE_COLUMNS.join(', ')})
 VALUES (${placeholders(row.length + 2)})`,
-          [regionParent(parent), parent.project, ...row],
+          [scopeParent(parent), parent.project, ...row],
         );
       }),
     delete: (parent, name, write) =>
@@ -104,7 +104,7 @@ VALUES (${placeholders(row.length + 2)})`,
         rulesTable,
         request,
         tokenParent(parent, 'forwardingRules'),
-        { parent: regionParent(parent) },
+        { parent: scopeParent(parent) },
         // The page is written from the rows' JSON text (ruleJsonBytes), not re-serialised.
         parseStoredRule,
       ),
@@ -116,7 +116,7 @@ VALUES (${placeholders(row.length + 2)})`,
           `SELECT parent, ${rulesTable.document}::text AS resource FROM forwarding_rules ORDER BY parent, "name"`,
         );
         return rows.map((r) => ({
-          ...regionRefOf(r.parent),
+          ...scopeRefOf(r.parent),
           rule: JSON.parse(r.resource) as ForwardingRuleJson,
         }));
       }),
@@ -125,7 +125,7 @@ VALUES (${placeholders(row.length + 2)})`,
 
 async function insertRule(
   session: SqlSession,
-  parent: RegionRef,
+  parent: ScopeRef,
   rule: ForwardingRuleJson,
   check: RegionCheck | undefined,
 ): Promise<ForwardingRuleJson> {
@@ -133,7 +133,7 @@ async function insertRule(
     // A name in use is a 409 before any address is taken (and the pool's quota).
     const taken = await session.query(
       'SELECT 1 AS taken FROM forwarding_rules WHERE parent = $1 AND "name" = $2',
-      [regionParent(parent), rule.name],
+      [scopeParent(parent), rule.name],
     );
     if (taken.length > 0) throw resourceAlreadyExists(ruleName(parent, rule.name));
   }
@@ -142,7 +142,7 @@ async function insertRule(
   const inserted = await session.query(
     `INSERT INTO forwarding_rules (parent, project, ${RULE_COLUMNS.join(', ')})
 VALUES (${placeholders(row.length + 2)}) ON CONFLICT (parent, "name") DO NOTHING RETURNING 1 AS ok`,
-    [regionParent(parent), parent.project, ...row],
+    [scopeParent(parent), parent.project, ...row],
   );
   if (inserted.length === 0) throw resourceAlreadyExists(ruleName(parent, rule.name));
   return stored;
@@ -150,7 +150,7 @@ VALUES (${placeholders(row.length + 2)}) ON CONFLICT (parent, "name") DO NOTHING
 
 async function updateRule(
   session: SqlSession,
-  parent: RegionRef,
+  parent: ScopeRef,
   rule: ForwardingRuleJson,
   write: { expectedFingerprint: string; check?: RegionCheck },
 ): Promise<ForwardingRuleJson> {
@@ -162,7 +162,7 @@ async function updateRule(
 FROM (SELECT pool_kind, pool_index FROM forwarding_rules WHERE parent = $1 AND "name" = $2) AS old
 WHERE f.parent = $1 AND f."name" = $2 AND f.fingerprint = $3
 RETURNING old.pool_kind AS old_kind, old.pool_index AS old_index, f.pool_kind AS new_kind, f.pool_index AS new_index`,
-    [regionParent(parent), rule.name, write.expectedFingerprint, ...row],
+    [scopeParent(parent), rule.name, write.expectedFingerprint, ...row],
   );
   const moved = updated[0];
   if (
@@ -170,12 +170,12 @@ RETURNING old.pool_kind AS old_kind, old.pool_index AS old_index, f.pool_kind AS
     moved.old_index !== null &&
     (moved.old_kind !== moved.new_kind || Number(moved.old_index) !== Number(moved.new_index))
   ) {
-    await releaseAddress(session, regionParent(parent), moved.old_kind, Number(moved.old_index));
+    await releaseAddress(session, scopeParent(parent), moved.old_kind, Number(moved.old_index));
   }
   if (updated.length === 0) {
     const current = await session.query<{ fingerprint: string }>(
       'SELECT fingerprint FROM forwarding_rules WHERE parent = $1 AND "name" = $2',
-      [regionParent(parent), rule.name],
+      [scopeParent(parent), rule.name],
     );
     if (!current[0]) throw resourceNotFound(ruleName(parent, rule.name));
     throw new Refusal(
@@ -192,7 +192,7 @@ RETURNING old.pool_kind AS old_kind, old.pool_index AS old_index, f.pool_kind AS
  */
 async function checked(
   session: SqlSession,
-  parent: RegionRef,
+  parent: ScopeRef,
   rule: ForwardingRuleJson,
   check: RegionCheck | undefined,
 ): Promise<ForwardingRuleJson> {
@@ -201,7 +201,7 @@ async function checked(
   if (check.allocate && rule.IPAddress === undefined) {
     const address = await takeFreeAddress(
       session,
-      regionParent(parent),
+      scopeParent(parent),
       check.allocate,
       parent.region,
     );
@@ -215,7 +215,7 @@ async function checked(
           await session.query<{ resource: string }>(
             `SELECT ${rulesTable.document}::text AS resource FROM forwarding_rules
 WHERE parent = $1 AND address_key = $2 AND "name" <> $3`,
-            [regionParent(parent), address, rule.name],
+            [scopeParent(parent), address, rule.name],
           )
         ).map((r) => JSON.parse(r.resource) as ForwardingRuleJson);
   return check.check(candidate, sameAddress);
@@ -226,9 +226,9 @@ WHERE parent = $1 AND address_key = $2 AND "name" <> $3`,
  * database): the clash rule and address allocation read the region, and a requestId retry must
  * see the original's operation.
  */
-async function lockRegion(session: SqlSession, parent: RegionRef): Promise<void> {
+async function lockRegion(session: SqlSession, parent: ScopeRef): Promise<void> {
   await session.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-    regionParent(parent),
+    scopeParent(parent),
   ]);
 }
 
@@ -238,7 +238,7 @@ async function lockRegion(session: SqlSession, parent: RegionRef): Promise<void>
  */
 async function deleteRule(
   session: SqlSession,
-  parent: RegionRef,
+  parent: ScopeRef,
   name: string,
 ): Promise<ForwardingRuleJson | undefined> {
   const deleted = await session.query<{
@@ -248,12 +248,12 @@ async function deleteRule(
   }>(
     `DELETE FROM forwarding_rules WHERE parent = $1 AND "name" = $2
 RETURNING ${rulesTable.document}::text AS resource, pool_kind, pool_index`,
-    [regionParent(parent), name],
+    [scopeParent(parent), name],
   );
   const gone = deleted[0];
   if (!gone) return undefined;
   if (gone.pool_kind !== null && gone.pool_index !== null) {
-    await releaseAddress(session, regionParent(parent), gone.pool_kind, Number(gone.pool_index));
+    await releaseAddress(session, scopeParent(parent), gone.pool_kind, Number(gone.pool_index));
   }
   return JSON.parse(gone.resource) as ForwardingRuleJson;
 }

@@ -1,8 +1,6 @@
 import type { Context } from 'hono';
-import { ruleNotFound } from '../forwarding-rules/forwarding-rules.js';
-import { regionalName, regionParent } from '../names/resource-names.js';
-import { operationNotFound } from '../operations/operations.js';
-import type { PathTarget, PermissionRule } from './api-call.js';
+import type { ScopeRef } from '../names/resource-names.js';
+import type { PermissionRule } from './api-call.js';
 
 /** The path of a region's collections; routes append `/forwardingRules`, `/operations`, … */
 export const REGIONAL = '/compute/v1/projects/:project/regions/:region';
@@ -45,66 +43,22 @@ export function onProject(name: string): PermissionRule {
 }
 
 /**
- * `permission` on the region of the path (`projects/p/regions/r`).
+ * `permission` on the scope a path names (`scopeOf`): its region (`projects/p/regions/r`), or its
+ * project (`projects/p`) for a global collection.
  *
  * @example
  * ```ts
- * apiCall(state, { method, scopes: READ_SCOPES, permission: onRegion('compute.regionOperations.get') });
+ * apiCall(state, { method, scopes: READ_SCOPES, permission: onScopeOf(globalOf, 'compute.globalOperations.list') });
  * ```
  */
-export function onRegion(name: string): PermissionRule {
+export function onScopeOf(scopeOf: (c: Context) => ScopeRef, name: string): PermissionRule {
   return {
     name,
     on: (c) => {
-      const { project, region } = regionOf(c);
-      return { project, resource: regionParent({ project, region }) };
+      const { project, region } = scopeOf(c);
+      const resource =
+        region === undefined ? `projects/${project}` : `projects/${project}/regions/${region}`;
+      return { project, resource };
     },
   };
-}
-
-/**
- * `permission` on the forwarding rule the path names (`projects/p/regions/r/forwardingRules/n`).
- *
- * @example
- * ```ts
- * apiCall(state, { method, scopes: WRITE_SCOPES, permission: onRule('compute.forwardingRules.delete') });
- * ```
- */
-export function onRule(name: string): PermissionRule {
-  return {
-    name,
-    on: (c) => {
-      const { project, region } = regionOf(c);
-      return {
-        project,
-        resource: regionalName({ project, region }, 'forwardingRules', c.req.param('name')!),
-      };
-    },
-  };
-}
-
-/**
- * `target` of a call on the forwarding rule the path names (`…/forwardingRules/{name}`).
- *
- * @example
- * ```ts
- * apiCall(state, { method, scopes: READ_SCOPES, permission: onRule('compute.forwardingRules.get'), target: ruleTarget });
- * ```
- */
-export function ruleTarget(c: Context): PathTarget {
-  const name = c.req.param('name')!;
-  return { names: [name], missing: () => ruleNotFound(regionOf(c), name) };
-}
-
-/**
- * `target` of a call on the operation the path names (`…/operations/{operation}`).
- *
- * @example
- * ```ts
- * apiCall(state, { method, scopes: READ_SCOPES, permission: onRegion('compute.regionOperations.get'), target: operationTarget });
- * ```
- */
-export function operationTarget(c: Context): PathTarget {
-  const name = c.req.param('operation')!;
-  return { names: [name], missing: () => operationNotFound(regionOf(c), name) };
 }

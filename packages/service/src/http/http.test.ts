@@ -284,7 +284,7 @@ describe('request bodies', () => {
 describe('not found', () => {
   it.each([
     ['GET', '/compute/v1/projects/p/regions/r/unknownCollection'],
-    ['GET', '/compute/v1/projects/p/global/forwardingRules'],
+    ['GET', '/compute/v1/projects/p/global/addresses'],
     ['GET', '/compute/v2/projects/p/regions/r/forwardingRules'],
     ['GET', '/'],
     ['PUT', RULES],

@@ -33,19 +33,26 @@ export class ComputeUrls {
     return `${this.project(project)}/regions/${region}`;
   }
 
-  forwardingRule(project: string, region: string, nameOrId: string): string {
-    return `${this.region(project, region)}/forwardingRules/${nameOrId}`;
+  /** A region's URL, or the project's `…/global` when `region` is undefined. */
+  scope(project: string, region: string | undefined): string {
+    return region === undefined ? `${this.project(project)}/global` : this.region(project, region);
   }
 
-  forwardingRules(project: string, region: string): string {
-    return `${this.region(project, region)}/forwardingRules`;
+  /** A forwarding rule's URL (regional, or global when `region` is undefined). */
+  forwardingRule(project: string, region: string | undefined, nameOrId: string): string {
+    return `${this.scope(project, region)}/forwardingRules/${nameOrId}`;
   }
 
-  operation(project: string, region: string, name: string): string {
-    return `${this.region(project, region)}/operations/${name}`;
+  forwardingRules(project: string, region: string | undefined): string {
+    return `${this.scope(project, region)}/forwardingRules`;
   }
 
-  operations(project: string, region: string): string {
-    return `${this.region(project, region)}/operations`;
+  /** An operation's URL (regional, or global when `region` is undefined). */
+  operation(project: string, region: string | undefined, name: string): string {
+    return `${this.scope(project, region)}/operations/${name}`;
+  }
+
+  operations(project: string, region: string | undefined): string {
+    return `${this.scope(project, region)}/operations`;
   }
 }

@@ -1,6 +1,6 @@
 import { Collection, type PageTokenCodec } from '@listkit/query';
 import { Refusal } from '../core/refusal.js';
-import { type RegionRef, regionParent, tokenParent } from '../names/resource-names.js';
+import { type ScopeRef, scopeParent, tokenParent } from '../names/resource-names.js';
 import type { OperationJson } from './operation.js';
 import { operationSchema } from './operation-schema.js';
 import type { NewOperation, OperationRecord, OperationStore } from './operation-store.js';
@@ -17,9 +17,9 @@ import type { NewOperation, OperationRecord, OperationStore } from './operation-
  */
 export interface MemoryOperationStore extends OperationStore {
   /** Stores an operation at this version (a new one at 1), synchronously. */
-  record(parent: RegionRef, added: NewOperation, version: number): OperationRecord;
+  record(parent: ScopeRef, added: NewOperation, version: number): OperationRecord;
   /** The operation an earlier write with this requestId recorded in the region. */
-  replay(parent: RegionRef, requestId: string | undefined): OperationRecord | undefined;
+  replay(parent: ScopeRef, requestId: string | undefined): OperationRecord | undefined;
   /** Forgets every operation (the store's reset). */
   clear(): void;
 }
@@ -44,8 +44,8 @@ export function memoryOperationStore(pageTokens: PageTokenCodec): MemoryOperatio
   const lists = new Map<string, Collection<OperationJson>>();
   const requestIds = new Map<string, string>();
 
-  const listOf = (parent: RegionRef) => {
-    const key = regionParent(parent);
+  const listOf = (parent: ScopeRef) => {
+    const key = scopeParent(parent);
     let list = lists.get(key);
     if (!list) {
       list = new Collection<OperationJson>(operationSchema, { pageTokens });
@@ -53,11 +53,11 @@ export function memoryOperationStore(pageTokens: PageTokenCodec): MemoryOperatio
     }
     return list;
   };
-  const operationKey = (parent: RegionRef, name: string) => `${regionParent(parent)}/${name}`;
-  const requestKey = (parent: RegionRef, requestId: string) =>
-    `${regionParent(parent)}\u0000${requestId}`;
+  const operationKey = (parent: ScopeRef, name: string) => `${scopeParent(parent)}/${name}`;
+  const requestKey = (parent: ScopeRef, requestId: string) =>
+    `${scopeParent(parent)}\u0000${requestId}`;
 
-  const record = (parent: RegionRef, added: NewOperation, version: number) => {
+  const record = (parent: ScopeRef, added: NewOperation, version: number) => {
     const stored: OperationRecord = { ...copy(added), ...parent, version };
     const key = operationKey(parent, stored.operation.name);
     operations.set(key, stored);
@@ -79,7 +79,7 @@ export function memoryOperationStore(pageTokens: PageTokenCodec): MemoryOperatio
     listOf(stored).delete(stored.operation.name);
     if (stored.requestId) requestIds.delete(requestKey(stored, stored.requestId));
   };
-  const replay = (parent: RegionRef, requestId: string | undefined) => {
+  const replay = (parent: ScopeRef, requestId: string | undefined) => {
     if (!requestId) return undefined;
     const name = requestIds.get(requestKey(parent, requestId));
     const stored = name ? operations.get(operationKey(parent, name)) : undefined;
@@ -122,7 +122,7 @@ export function memoryOperationStore(pageTokens: PageTokenCodec): MemoryOperatio
     running: async (parent) =>
       [...runningOrder]
         .map((key) => operations.get(key)!)
-        .filter((r) => regionParent(r) === regionParent(parent))
+        .filter((r) => scopeParent(r) === scopeParent(parent))
         .map(copy),
     list: async (parent, request) =>
       listOf(parent).list({ ...request, parent: tokenParent(parent, 'operations') }),

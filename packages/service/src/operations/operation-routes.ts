@@ -1,82 +1,121 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
+import type { PathTarget } from '../http/api-call.js';
 import { apiCall } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import {
-  onRegion,
-  operationTarget,
-  READ_SCOPES,
-  REGIONAL,
-  regionOf,
-  WRITE_SCOPES,
-} from '../http/compute-call.js';
+import { onScopeOf, READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from '../http/compute-call.js';
 import { listAnswer, listParams } from '../http/list-params.js';
-import { regionalCollectionName } from '../names/resource-names.js';
+import { type ScopeRef, scopedCollectionName } from '../names/resource-names.js';
+import { operationNotFound } from './operations.js';
 
-/** Compute Engine's regional operations: get, wait, delete and list. */
-export function operationRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): void {
+/**
+ * What the operation routes need to know of the scope they serve: regional operations
+ * (`compute.regionOperations`) or global ones (`compute.globalOperations`, served for global
+ * forwarding rules), which differ only in these.
+ *
+ * @example
+ * ```ts
+ * operationRoutes(app, state, REGION_OPERATIONS);
+ * ```
+ */
+export interface OperationRoutesScope {
+  /** The route path of the scope (`…/regions/:region`, `…/global`). */
+  readonly path: string;
+  /** The API's name of the collection: the prefix of its methods and IAM permissions. */
+  readonly resource: string;
+  /** The scope a request's path names. */
+  scopeOf(c: Context): ScopeRef;
+}
+
+/**
+ * Regional operations' scope.
+ *
+ * @example
+ * ```ts
+ * REGION_OPERATIONS.resource; // 'compute.regionOperations'
+ * ```
+ */
+export const REGION_OPERATIONS: OperationRoutesScope = {
+  path: REGIONAL,
+  resource: 'compute.regionOperations',
+  scopeOf: regionOf,
+};
+
+/** Compute Engine's operations of one scope (regional by default, or global): get, wait, delete and list. */
+export function operationRoutes(
+  app: Hono<EmulatorEnv>,
+  state: EmulatorState,
+  scope: OperationRoutesScope = REGION_OPERATIONS,
+): void {
+  const { path, resource, scopeOf } = scope;
+  const onScope = (name: string) => onScopeOf(scopeOf, name);
+  const target = (c: Context): PathTarget => {
+    const name = c.req.param('operation')!;
+    return { names: [name], missing: () => operationNotFound(scopeOf(c), name) };
+  };
+
   app.get(
-    `${REGIONAL}/operations/:operation`,
+    `${path}/operations/:operation`,
     apiCall(state, {
-      method: 'compute.regionOperations.get',
+      method: `${resource}.get`,
       scopes: READ_SCOPES,
-      permission: onRegion('compute.regionOperations.get'),
-      target: operationTarget,
+      permission: onScope(`${resource}.get`),
+      target,
     }),
     async (c) => {
       // Hono answers HEAD with this GET handler; a HEAD reads nothing, so it is no poll.
       const name = c.req.param('operation');
-      if (c.req.method === 'HEAD') return c.json(await state.operations.peek(regionOf(c), name));
-      return c.json(await state.operations.get(regionOf(c), name));
+      if (c.req.method === 'HEAD') return c.json(await state.operations.peek(scopeOf(c), name));
+      return c.json(await state.operations.get(scopeOf(c), name));
     },
   );
 
   app.post(
-    `${REGIONAL}/operations/:operation/wait`,
+    `${path}/operations/:operation/wait`,
     apiCall(state, {
-      method: 'compute.regionOperations.wait',
+      method: `${resource}.wait`,
       scopes: READ_SCOPES,
-      permission: onRegion('compute.regionOperations.get'),
-      target: operationTarget,
+      permission: onScope(`${resource}.get`),
+      target,
     }),
     async (c) => {
       await readJsonBody(c.req.raw, '', state.bodyLimit); // the Node client sends the two bytes ""
-      return c.json(await state.operations.wait(regionOf(c), c.req.param('operation')));
+      return c.json(await state.operations.wait(scopeOf(c), c.req.param('operation')));
     },
   );
 
   app.delete(
-    `${REGIONAL}/operations/:operation`,
+    `${path}/operations/:operation`,
     apiCall(state, {
-      method: 'compute.regionOperations.delete',
+      method: `${resource}.delete`,
       scopes: WRITE_SCOPES,
-      permission: onRegion('compute.regionOperations.delete'),
-      target: operationTarget,
+      permission: onScope(`${resource}.delete`),
+      target,
     }),
     async (c) => {
-      await state.operations.delete(regionOf(c), c.req.param('operation'));
+      await state.operations.delete(scopeOf(c), c.req.param('operation'));
       return c.json({});
     },
   );
 
   app.get(
-    `${REGIONAL}/operations`,
+    `${path}/operations`,
     apiCall(state, {
-      method: 'compute.regionOperations.list',
+      method: `${resource}.list`,
       scopes: READ_SCOPES,
-      permission: onRegion('compute.regionOperations.list'),
+      permission: onScope(`${resource}.list`),
     }),
     async (c) => {
-      const { project, region } = regionOf(c);
-      const page = await state.operations.page(
-        { project, region },
-        { ...listParams(c), context: { project } },
-      );
+      const where = scopeOf(c);
+      const page = await state.operations.page(where, {
+        ...listParams(c),
+        context: { project: where.project },
+      });
       return c.json(
         listAnswer(
           'compute#operationList',
-          regionalCollectionName({ project, region }, 'operations'),
-          state.urls.operations(project, region),
+          scopedCollectionName(where, 'operations'),
+          state.urls.operations(where.project, where.region),
           page,
         ),
       );

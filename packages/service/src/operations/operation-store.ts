@@ -1,6 +1,6 @@
 import type { ListPage } from '@listkit/query';
 import type { StoreListRequest } from '../core/store-list-request.js';
-import type { RegionRef } from '../names/resource-names.js';
+import type { ScopeRef } from '../names/resource-names.js';
 import type { OperationJson } from './operation.js';
 
 // The operations' store port: memory-operation-store.ts and sql-operation-store.ts implement it,
@@ -37,7 +37,7 @@ export interface NewOperation {
  * if (record) await store.operations.update({ ...record, operation: { ...record.operation, status: 'DONE' } });
  * ```
  */
-export interface OperationRecord extends NewOperation, RegionRef {
+export interface OperationRecord extends NewOperation, ScopeRef {
   readonly version: number;
 }
 
@@ -52,19 +52,19 @@ export interface OperationRecord extends NewOperation, RegionRef {
  */
 export interface OperationStore {
   /** Records an operation (one not tied to a rule write). */
-  insert(parent: RegionRef, operation: NewOperation): Promise<OperationRecord>;
-  get(parent: RegionRef, name: string): Promise<OperationRecord | undefined>;
-  byRequestId(parent: RegionRef, requestId: string): Promise<OperationRecord | undefined>;
+  insert(parent: ScopeRef, operation: NewOperation): Promise<OperationRecord>;
+  get(parent: ScopeRef, name: string): Promise<OperationRecord | undefined>;
+  byRequestId(parent: ScopeRef, requestId: string): Promise<OperationRecord | undefined>;
   /**
    * Stores a changed operation only if its version is still `record.version` (else
    * `condition_failed`, or `not_found` once deleted). Returns the stored record.
    */
   update(record: OperationRecord): Promise<OperationRecord>;
   /** Forgets an operation; false when there was none. */
-  delete(parent: RegionRef, name: string): Promise<boolean>;
+  delete(parent: ScopeRef, name: string): Promise<boolean>;
   /** The operations of a region not yet DONE (time may complete them). */
-  running(parent: RegionRef): Promise<OperationRecord[]>;
-  list(parent: RegionRef, request: StoreListRequest): Promise<ListPage<OperationJson>>;
+  running(parent: ScopeRef): Promise<OperationRecord[]>;
+  list(parent: ScopeRef, request: StoreListRequest): Promise<ListPage<OperationJson>>;
   /**
    * Drops DONE operations completed before `doneBefore`, then the oldest completed beyond
    * `keep`, then (when `keepRunning` is given) the oldest still running beyond `keepRunning`.

@@ -26,7 +26,8 @@ export type OperationJson = {
   insertTime: string;
   startTime: string;
   endTime?: string;
-  region: string;
+  /** The region's URL; absent on a global operation (`selfLink` and `targetLink` say global). */
+  region?: string;
   selfLink: string;
   clientOperationId?: string;
   error?: { errors: { code: string; message: string; location?: string }[] };

@@ -4,7 +4,7 @@ import { resourceNotFound } from '../core/compute-refusals.js';
 import { newNumericId, newOperationName } from '../core/ids.js';
 import { isRefusal, type Refusal } from '../core/refusal.js';
 import type { ComputeUrls } from '../names/compute-urls.js';
-import { type RegionRef, regionalName } from '../names/resource-names.js';
+import { type ScopeRef, scopedName } from '../names/resource-names.js';
 import { httpErrorMessageOf, type OperationFailure, type OperationJson } from './operation.js';
 import type { OperationPolicy } from './operation-policy.js';
 import type { NewOperation, OperationRecord, OperationStore } from './operation-store.js';
@@ -14,7 +14,8 @@ export type { OperationJson } from './operation.js';
 /** What starts an operation. */
 export interface OperationStart {
   project: string;
-  region: string;
+  /** The region of a regional operation; absent for a global one. */
+  region?: string;
   operationType: string;
   targetLink: string;
   targetId: string;
@@ -104,7 +105,7 @@ export class Operations {
       user: init.user,
       insertTime: iso,
       startTime: iso,
-      region: urls.region(init.project, init.region),
+      ...(init.region === undefined ? {} : { region: urls.region(init.project, init.region) }),
       selfLink: urls.operation(init.project, init.region, name),
     };
     const meta: OperationMeta = {
@@ -135,20 +136,20 @@ export class Operations {
    * The operation started earlier with this requestId in this region, as it stands now (not
    * counted as a read), or undefined.
    */
-  async byRequestId(where: RegionRef, requestId: string): Promise<OperationJson | undefined> {
+  async byRequestId(where: ScopeRef, requestId: string): Promise<OperationJson | undefined> {
     const record = await this.options.store.byRequestId(where, requestId);
     if (!record) return undefined;
     return operationAnswer((await this.advance(record, false)).operation);
   }
 
   /** `GET …/operations/{name}`: one read, which may advance the operation. */
-  async get(where: RegionRef, name: string): Promise<OperationJson> {
+  async get(where: ScopeRef, name: string): Promise<OperationJson> {
     await this.sweep();
     return operationAnswer((await this.advance(await this.find(where, name), true)).operation);
   }
 
   /** The operation as it stands, without counting a read (HEAD): only time may advance it. */
-  async peek(where: RegionRef, name: string): Promise<OperationJson> {
+  async peek(where: ScopeRef, name: string): Promise<OperationJson> {
     await this.sweep();
     return operationAnswer((await this.advance(await this.find(where, name), false)).operation);
   }
@@ -157,7 +158,7 @@ export class Operations {
    * `POST …/operations/{name}/wait`: answers when the operation is DONE or after the wait
    * timeout. Each call counts as one read for the `polls` policy.
    */
-  async wait(where: RegionRef, name: string): Promise<OperationJson> {
+  async wait(where: ScopeRef, name: string): Promise<OperationJson> {
     await this.sweep();
     let record = await this.advance(await this.find(where, name), true);
     const deadline = Date.now() + this.options.waitTimeoutMs;
@@ -179,14 +180,14 @@ export class Operations {
   }
 
   /** `DELETE …/operations/{name}`. */
-  async delete(where: RegionRef, name: string): Promise<void> {
+  async delete(where: ScopeRef, name: string): Promise<void> {
     await this.sweep();
     if (!(await this.options.store.delete(where, name))) throw operationNotFound(where, name);
   }
 
   /** `GET …/operations`, with the list engine; time-based completions are applied first. */
   async page(
-    where: RegionRef,
+    where: ScopeRef,
     request: Omit<ListRequest, 'parent'>,
   ): Promise<ListPage<OperationJson>> {
     await this.sweep();
@@ -213,7 +214,7 @@ export class Operations {
     });
   }
 
-  private async find(where: RegionRef, name: string): Promise<OperationRecord> {
+  private async find(where: ScopeRef, name: string): Promise<OperationRecord> {
     const record = await this.options.store.get(where, name);
     if (!record) throw operationNotFound(where, name);
     return record;
@@ -287,8 +288,8 @@ export class Operations {
 }
 
 /** The refusal of an unknown operation, named as Compute Engine names it. */
-export function operationNotFound(where: RegionRef, name: string): Refusal {
-  return resourceNotFound(regionalName(where, 'operations', name));
+export function operationNotFound(where: ScopeRef, name: string): Refusal {
+  return resourceNotFound(scopedName(where, 'operations', name));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

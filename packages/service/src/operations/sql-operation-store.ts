@@ -2,7 +2,7 @@ import { Refusal } from '../core/refusal.js';
 import type { SqlSession } from '../db/sql-database.js';
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import { placeholders } from '../db/sql-text.js';
-import { type RegionRef, regionParent, regionRefOf, tokenParent } from '../names/resource-names.js';
+import { type ScopeRef, scopeParent, scopeRefOf, tokenParent } from '../names/resource-names.js';
 import type { NewOperation, OperationRecord, OperationStore } from './operation-store.js';
 import { operationsTable } from './sql-operation-table.js';
 
@@ -36,7 +36,7 @@ export function sqlOperationStore(sql: SqlStoreContext): OperationStore {
       tx(async (session) => {
         const rows = await session.query<OperationRow>(
           `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND "name" = $2`,
-          [regionParent(parent), name],
+          [scopeParent(parent), name],
         );
         return rows[0] ? operationRecord(rows[0]) : undefined;
       }),
@@ -47,7 +47,7 @@ export function sqlOperationStore(sql: SqlStoreContext): OperationStore {
       writeTx(['operations'], async (session) => {
         const rows = await session.query(
           'DELETE FROM operations WHERE parent = $1 AND "name" = $2 RETURNING 1 AS ok',
-          [regionParent(parent), name],
+          [scopeParent(parent), name],
         );
         return rows.length > 0;
       }),
@@ -56,13 +56,13 @@ export function sqlOperationStore(sql: SqlStoreContext): OperationStore {
         (
           await session.query<OperationRow>(
             `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND done_at IS NULL ORDER BY "name"`,
-            [regionParent(parent)],
+            [scopeParent(parent)],
           )
         ).map(operationRecord),
       ),
     list: (parent, request) =>
       sql.list(operationsTable, request, tokenParent(parent, 'operations'), {
-        parent: regionParent(parent),
+        parent: scopeParent(parent),
       }),
     expire: async (retention) => {
       const expired = await tx((session) => expireOperations(session, retention));
@@ -90,12 +90,12 @@ export function sqlOperationStore(sql: SqlStoreContext): OperationStore {
  */
 export async function insertOperation(
   session: SqlSession,
-  parent: RegionRef,
+  parent: ScopeRef,
   added: NewOperation,
 ): Promise<OperationRecord> {
   const row = operationsTable.row(added.operation);
   const values = [
-    regionParent(parent),
+    scopeParent(parent),
     ...row,
     JSON.stringify(added.meta),
     added.requestId ?? null,
@@ -120,12 +120,12 @@ VALUES (${placeholders(values.length)})`,
  */
 export async function operationByRequestId(
   session: SqlSession,
-  parent: RegionRef,
+  parent: ScopeRef,
   requestId: string,
 ): Promise<OperationRecord | undefined> {
   const rows = await session.query<OperationRow>(
     `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND request_id = $2`,
-    [regionParent(parent), requestId],
+    [scopeParent(parent), requestId],
   );
   return rows[0] ? operationRecord(rows[0]) : undefined;
 }
@@ -145,12 +145,12 @@ async function updateOperation(
   const updated = await session.query(
     `UPDATE operations SET (${columns.join(', ')}) = (${placeholders(values.length, 4)})
 WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
-    [regionParent(record), record.operation.name, record.version, ...values],
+    [scopeParent(record), record.operation.name, record.version, ...values],
   );
   if (updated.length === 0) {
     const current = await session.query<{ version: number }>(
       'SELECT version FROM operations WHERE parent = $1 AND "name" = $2',
-      [regionParent(record), record.operation.name],
+      [scopeParent(record), record.operation.name],
     );
     if (!current[0]) {
       throw new Refusal('not_found', `operation ${record.operation.name} does not exist`);
@@ -192,7 +192,7 @@ async function expireOperations(
 
 function operationRecord(row: OperationRow): OperationRecord {
   return {
-    ...regionRefOf(row.parent),
+    ...scopeRefOf(row.parent),
     operation: JSON.parse(row.resource),
     meta: JSON.parse(row.meta),
     ...(row.request_id === null ? {} : { requestId: row.request_id }),

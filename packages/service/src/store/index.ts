@@ -9,6 +9,7 @@ export { openPostgresDatabase, type PostgresDatabaseOptions } from '../db/postgr
 export type { SqlDatabase, SqlSession, TransactionSettings } from '../db/sql-database.js';
 export { isStatementTimeout, StatementTimeoutError } from '../db/statement-timeout.js';
 export { regionCheckFor } from '../forwarding-rules/region-check.js';
+export type { ScopeRef } from '../names/resource-names.js';
 export { type MemoryStoreOptions, openMemoryStore } from './memory-store.js';
 export { migrate, SCHEMA_VERSION } from './migrations.js';
 export { openStore, type StoreLocation } from './open-store.js';

@@ -48,7 +48,10 @@ export function answerRule(r: BodyReader, checked: CheckedBody): Record<string, 
     rule.network = answeredReference('network', networkText, ctx.project, ctx.urls);
   } else if (
     subnetworkText === undefined &&
-    (kind === 'INTERNAL' || kind === 'INTERNAL_MANAGED' || kind === 'PSC')
+    (kind === 'INTERNAL' ||
+      kind === 'INTERNAL_MANAGED' ||
+      kind === 'INTERNAL_SELF_MANAGED' ||
+      kind === 'PSC')
   ) {
     rule.network = `${ctx.urls.project(ctx.project)}/global/networks/default`;
   }
@@ -73,8 +76,10 @@ export function answerRule(r: BodyReader, checked: CheckedBody): Record<string, 
   }
   if (serviceLabel !== undefined) {
     rule.serviceLabel = serviceLabel;
+    // Only INTERNAL rules take a service label, and only regional rules are INTERNAL.
     rule.serviceName = `${serviceLabel}.${name}.il4.${ctx.region}.lb.${ctx.project}.internal`;
   }
+  if (checked.known.metadataFilters) rule.metadataFilters = checked.known.metadataFilters;
   rule.networkTier = tier ?? 'PREMIUM';
   if (ipVersion !== undefined) rule.ipVersion = ipVersion;
   // proto3 JSON: a false boolean is the default and is omitted from answers.

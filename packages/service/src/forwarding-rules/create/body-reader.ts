@@ -12,7 +12,8 @@ import { invalid } from './errors.js';
  */
 export interface ClashContext {
   project: string;
-  region: string;
+  /** The rule's region; absent for a global rule. */
+  region?: string;
   urls: ComputeUrls;
 }
 

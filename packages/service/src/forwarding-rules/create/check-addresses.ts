@@ -1,6 +1,6 @@
 // Stage 3: the rule's address (IPAddress, ipVersion) and its network, subnetwork and ipCollection.
 import { resourceNotFound } from '../../core/compute-refusals.js';
-import { regionalName } from '../../names/resource-names.js';
+import { scopedName } from '../../names/resource-names.js';
 import { canonicalAddress } from '../ip-addresses.js';
 import type { BodyReader } from './body-reader.js';
 import type { NameAndEnums } from './check-name-region-enums.js';
@@ -33,7 +33,7 @@ export function checkAddresses(r: BodyReader, known: NameAndEnums, dest: Destina
     if (address === undefined) {
       const ref = readReference(addressText, ctx.project);
       const named = RFC1035.test(addressText)
-        ? regionalName(ctx, 'addresses', addressText)
+        ? scopedName(ctx, 'addresses', addressText)
         : ref?.collection === 'addresses' && ref.scope !== 'zones'
           ? resourcePath(ref)
           : undefined;
@@ -79,7 +79,8 @@ export function checkAddresses(r: BodyReader, known: NameAndEnums, dest: Destina
     if (ref?.collection !== 'subnetworks' || ref.scope !== 'regions') {
       throw invalid('subnetwork', subnetworkText, 'The URL is malformed.');
     }
-    if (ref.location !== ctx.region) {
+    // A global rule's subnetwork (a cross-region internal one) may be in any region.
+    if (ctx.region !== undefined && ref.location !== ctx.region) {
       throw invalid(
         'subnetwork',
         subnetworkText,
@@ -93,7 +94,8 @@ export function checkAddresses(r: BodyReader, known: NameAndEnums, dest: Destina
         'A subnetwork is used only by internal, Private Service Connect and IPv6 external passthrough forwarding rules.',
       );
     }
-  } else if (kind === 'EXTERNAL' && ipv6) {
+  } else if (kind === 'EXTERNAL' && ipv6 && ctx.region !== undefined) {
+    // Regional IPv6 passthrough rules take their address from a subnetwork.
     throw required('subnetwork');
   }
   const ipCollectionText = str('ipCollection');
@@ -102,7 +104,7 @@ export function checkAddresses(r: BodyReader, known: NameAndEnums, dest: Destina
     if (ref?.collection !== 'publicDelegatedPrefixes' || ref.scope !== 'regions') {
       throw invalid('ipCollection', ipCollectionText, 'The URL is malformed.');
     }
-    if (ref.location !== ctx.region) {
+    if (ctx.region !== undefined && ref.location !== ctx.region) {
       throw invalid(
         'ipCollection',
         ipCollectionText,

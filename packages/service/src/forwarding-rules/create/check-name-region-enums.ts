@@ -1,5 +1,5 @@
 // Stage 1: the rule's name, the region it names, and every enum value.
-import { regionParent } from '../../names/resource-names.js';
+import { scopeParent } from '../../names/resource-names.js';
 import { FORWARDING_RULE_ENUMS } from '../forwarding-rule-schema.js';
 import type { BodyReader } from './body-reader.js';
 import { invalid, required } from './errors.js';
@@ -46,8 +46,12 @@ export function checkNameRegionAndEnums(r: BodyReader): NameAndEnums {
     throw invalid('name', name, `Must be a match of regex '${NAME_PATTERN}'`);
   }
 
-  // region: output only, taken from the path; a body that names another one is refused.
+  // region: output only, taken from the path; a body that names another one is refused, and a
+  // global rule has none.
   const bodyRegion = str('region');
+  if (bodyRegion !== undefined && ctx.region === undefined) {
+    throw invalid('region', bodyRegion, 'A global forwarding rule has no region.');
+  }
   if (bodyRegion !== undefined) {
     const segments = bodyRegion.replace(/\/+$/, '').split('/');
     const at = segments.lastIndexOf('projects');
@@ -58,7 +62,7 @@ export function checkNameRegionAndEnums(r: BodyReader): NameAndEnums {
       throw invalid(
         'region',
         bodyRegion,
-        `The region of a forwarding rule comes from the request path: ${regionParent(ctx)}.`,
+        `The region of a forwarding rule comes from the request path: ${scopeParent(ctx)}.`,
       );
     }
   }
@@ -67,7 +71,8 @@ export function checkNameRegionAndEnums(r: BodyReader): NameAndEnums {
   const E = FORWARDING_RULE_ENUMS;
   const protocol = enumValue('IPProtocol', E.IPProtocol) ?? 'TCP';
   const schemeText = enumValue('loadBalancingScheme', E.loadBalancingScheme);
-  if (schemeText === 'INTERNAL_SELF_MANAGED' || schemeText === 'INVALID') {
+  const global = ctx.region === undefined;
+  if ((schemeText === 'INTERNAL_SELF_MANAGED' && !global) || schemeText === 'INVALID') {
     throw invalid(
       'loadBalancingScheme',
       schemeText,
@@ -77,6 +82,9 @@ export function checkNameRegionAndEnums(r: BodyReader): NameAndEnums {
     );
   }
   const tier = enumValue('networkTier', E.networkTier);
+  if (global && tier !== undefined && tier !== 'PREMIUM') {
+    throw invalid('networkTier', tier, 'The network tier of a global forwarding rule is PREMIUM.');
+  }
   if (tier !== undefined && tier !== 'PREMIUM' && tier !== 'STANDARD') {
     throw invalid(
       'networkTier',

@@ -41,7 +41,7 @@ export function checkRangesFiltersAndLabels(
         );
       }
     });
-    if (kind !== 'EXTERNAL') {
+    if (kind !== 'EXTERNAL' || r.ctx.region === undefined) {
       throw invalid(
         'sourceIpRanges',
         '',
@@ -50,7 +50,7 @@ export function checkRangesFiltersAndLabels(
     }
   }
 
-  // metadataFilters: checked, then refused, as only INTERNAL_SELF_MANAGED (global) rules take them
+  // metadataFilters: checked, then refused unless the rule is INTERNAL_SELF_MANAGED (global)
   metadataFilters?.forEach((filter, i) => {
     const labels = (filter.filterLabels as Record<string, unknown>[] | undefined) ?? [];
     if (labels.length === 0 || labels.length > FORWARDING_RULE_LIMITS.filterLabels) {
@@ -80,7 +80,7 @@ export function checkRangesFiltersAndLabels(
       }
     });
   });
-  if (metadataFilters) {
+  if (metadataFilters && kind !== 'INTERNAL_SELF_MANAGED') {
     throw invalid(
       'metadataFilters',
       '',

@@ -14,6 +14,12 @@ export interface Destination {
 }
 
 /**
+ * Stage 2 of create: {@link checkTargetAndBackend} for a regional rule; a global rule has its
+ * own (`global-forwarding-rules/`), the other stages being shared.
+ */
+export type DestinationStage = (r: BodyReader, known: NameAndEnums) => Destination;
+
+/**
  * Checks target and backendService (type, scope, region, against the scheme), then the network
  * tier and IPProtocol the kind of rule allows.
  */
@@ -100,7 +106,20 @@ export function checkTargetAndBackend(r: BodyReader, known: NameAndEnums): Desti
     }
   }
 
-  // networkTier and IPProtocol by kind
+  checkTierAndProtocol(kind, tier, protocol, PROTOCOLS[kind]);
+  return { targetRef, kind, backendText };
+}
+
+/**
+ * The end of stage 2, for every scope: the STANDARD tier only on external rules, and the
+ * protocols the kind of rule (`protocols`) accepts.
+ */
+export function checkTierAndProtocol(
+  kind: Kind,
+  tier: string | undefined,
+  protocol: string,
+  protocols: readonly string[] | 'any',
+): void {
   if (tier === 'STANDARD' && kind !== 'EXTERNAL' && kind !== 'EXTERNAL_MANAGED') {
     throw invalid(
       'networkTier',
@@ -108,7 +127,6 @@ export function checkTargetAndBackend(r: BodyReader, known: NameAndEnums): Desti
       `The STANDARD tier is only available to external forwarding rules, not to ${kind === 'PSC' ? 'Private Service Connect' : kind} ones.`,
     );
   }
-  const protocols = PROTOCOLS[kind];
   if (protocols !== 'any' && !protocols.includes(protocol)) {
     throw invalid(
       'IPProtocol',
@@ -116,6 +134,4 @@ export function checkTargetAndBackend(r: BodyReader, known: NameAndEnums): Desti
       `A forwarding rule with load balancing scheme ${kind} supports ${protocols.join(', ')}.`,
     );
   }
-
-  return { targetRef, kind, backendText };
 }

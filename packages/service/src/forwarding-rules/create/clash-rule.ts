@@ -1,6 +1,6 @@
 // The clash rule: one address, protocol and ports per domain, and the base rule of steering rules.
 
-import { regionalName } from '../../names/resource-names.js';
+import { scopedName } from '../../names/resource-names.js';
 import type { ForwardingRuleJson } from '../forwarding-rule.js';
 import { canonicalAddress, type IpRange, parseRange, rangesOverlap } from '../ip-addresses.js';
 import type { ClashContext } from './body-reader.js';
@@ -105,7 +105,7 @@ export function checkClash(
       throw invalid(
         'sourceIpRanges',
         '',
-        `The source IP ranges overlap those of '${regionalName(ctx, 'forwardingRules', other.name)}', which has the same IP address, protocol and ports.`,
+        `The source IP ranges overlap those of '${scopedName(ctx, 'forwardingRules', other.name)}', which has the same IP address, protocol and ports.`,
       );
     }
     throw invalid(

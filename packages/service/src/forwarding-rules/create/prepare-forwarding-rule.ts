@@ -7,7 +7,7 @@ import { checkNameRegionAndEnums } from './check-name-region-enums.js';
 import { checkPorts } from './check-ports.js';
 import { checkRangesFiltersAndLabels } from './check-ranges-filters-labels.js';
 import { checkRuleOptions } from './check-rule-options.js';
-import { checkTargetAndBackend } from './check-target-and-backend.js';
+import { checkTargetAndBackend, type DestinationStage } from './check-target-and-backend.js';
 import { checkClash } from './clash-rule.js';
 import { parseForwardingRuleShape } from './shape.js';
 
@@ -25,7 +25,11 @@ import { parseForwardingRuleShape } from './shape.js';
  * prepareForwardingRule({ name: 'web', target: 'regions/r/targetPools/p' }, ctx).portRange;
  * ```
  */
-export function prepareForwardingRule(body: unknown, ctx: InsertContext): ForwardingRuleJson {
+export function prepareForwardingRule(
+  body: unknown,
+  ctx: InsertContext,
+  destination: DestinationStage = checkTargetAndBackend,
+): ForwardingRuleJson {
   if (body === undefined) {
     throw refuse.required("Required field 'resource' not specified", 'resource');
   }
@@ -36,7 +40,7 @@ export function prepareForwardingRule(body: unknown, ctx: InsertContext): Forwar
   }
   const r = bodyReader(parseForwardingRuleShape(body), ctx);
   const known = checkNameRegionAndEnums(r);
-  const dest = checkTargetAndBackend(r, known);
+  const dest = destination(r, known);
   const addressing = checkAddresses(r, known, dest);
   const ports = checkPorts(r, known, dest);
   const options = checkRuleOptions(r, dest);

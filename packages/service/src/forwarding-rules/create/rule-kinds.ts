@@ -1,7 +1,13 @@
 import type { Scope } from './reference-paths.js';
 
-export type Scheme = 'EXTERNAL' | 'EXTERNAL_MANAGED' | 'INTERNAL' | 'INTERNAL_MANAGED';
-/** The schemes a regional rule may have; `PSC` stands for a Private Service Connect rule (no scheme). */
+export type Scheme =
+  | 'EXTERNAL'
+  | 'EXTERNAL_MANAGED'
+  | 'INTERNAL'
+  | 'INTERNAL_MANAGED'
+  /** Global rules only (Traffic Director). */
+  | 'INTERNAL_SELF_MANAGED';
+/** The schemes a rule may have; `PSC` stands for a Private Service Connect rule (no scheme). */
 export type Kind = Scheme | 'PSC';
 
 /** The target collections a regional rule may point at, with the schemes that may use them. */
@@ -36,6 +42,7 @@ export const PROTOCOLS: Record<Kind, readonly string[] | 'any'> = {
   INTERNAL: ['TCP', 'UDP', 'L3_DEFAULT'],
   EXTERNAL_MANAGED: ['TCP'],
   INTERNAL_MANAGED: ['TCP'],
+  INTERNAL_SELF_MANAGED: ['TCP'],
   PSC: 'any',
 };
 export const PORT_PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
