@@ -95,22 +95,45 @@ export async function insertOperation(
   parent: ScopeRef,
   added: NewOperation,
 ): Promise<OperationRecord> {
-  const row = operationsTable.row(added.operation);
+  const { columns, values } = operationInsert(parent, added);
+  await session.query(
+    `INSERT INTO operations (${columns}) VALUES (${placeholders(values.length)})`,
+    values,
+  );
+  return recordOf(parent, added);
+}
+
+/**
+ * The columns and values of an operation's row, for an INSERT of the caller's (a rule insert
+ * and its operation go as one statement).
+ *
+ * @example
+ * ```ts
+ * const { columns, values } = operationInsert(parent, write.operation(rule));
+ * ```
+ */
+export function operationInsert(
+  parent: ScopeRef,
+  added: NewOperation,
+): { columns: string; values: (string | null)[] } {
   const values = [
     scopeParent(parent),
-    ...row,
+    ...operationsTable.row(added.operation),
     JSON.stringify(added.meta),
     added.requestId ?? null,
     added.doneAt === undefined ? null : String(added.doneAt),
     '1',
   ];
-  await session.query(
-    `INSERT INTO operations (parent, ${operationsTable.insertColumns.join(', ')}, meta, request_id, done_at, version)
-VALUES (${placeholders(values.length)})`,
-    values,
-  );
-  return { ...structuredClone(added), ...parent, version: 1 };
+  const columns = `parent, ${operationsTable.insertColumns.join(', ')}, meta, request_id, done_at, version`;
+  return { columns, values };
 }
+
+/** The record of an operation just inserted (version 1). */
+export const recordOf = (parent: ScopeRef, added: NewOperation): OperationRecord => ({
+  ...structuredClone(added),
+  ...parent,
+  version: 1,
+});
 
 /**
  * The operation recorded in the region with this requestId, read in the caller's transaction.
