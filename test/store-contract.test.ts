@@ -561,6 +561,45 @@ function contract(name: string, open: () => Promise<EmulatorStore>) {
       expect(await store.orders.all()).toEqual([]);
       expect(await store.state.requests()).toEqual([]);
     });
+
+    it('expires by age, by count and running ones beyond their count in one sweep', async () => {
+      // The SQL store sweeps in one statement: the count keeps the done operations the age left.
+      // Last in the contract: the sweep is global, so it starts from an empty store.
+      await store.reset();
+      const parent: RegionRef = { project: 'p4', region: 'us-east1' };
+      const at = (doneAt: number) =>
+        store.operations.insert(parent, { ...operation(parent, 'insert', 't'), doneAt });
+      const running = (second: number) => {
+        const started = operation(parent, 'insert', 't');
+        const startTime = `2024-01-01T00:00:0${second}.000Z`;
+        return store.operations.insert(parent, {
+          ...started,
+          operation: { ...started.operation, startTime },
+        });
+      };
+      const [old, done3, done4, done5] = [
+        await at(1000),
+        await at(3000),
+        await at(4000),
+        await at(5000),
+      ];
+      const [r1, r2, r3] = [await running(1), await running(2), await running(3)];
+      expect(await store.operations.expire({ doneBefore: 2000, keep: 2, keepRunning: 1 })).toBe(4);
+      const kept = async (r: { operation: { name: string } }) =>
+        (await store.operations.get(parent, r.operation.name)) !== undefined;
+      expect(await Promise.all([old, done3, done4, done5, r1, r2, r3].map(kept))).toEqual([
+        false,
+        false,
+        true,
+        true,
+        false,
+        false,
+        true,
+      ]);
+      expect(await store.operations.expire({ doneBefore: 2000, keep: 2, keepRunning: 1 })).toBe(0);
+      expect(await store.operations.expire({ doneBefore: 2000, keep: 0 })).toBe(2);
+      expect(await kept(r3)).toBe(true);
+    });
   });
 }
 

@@ -68,6 +68,7 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
     outsideTransaction: async (text) => {
       await pool.query(text);
     },
+    statement: async (text, params = []) => (await pool.query(text, [...params])).rows,
     close: () => pool.end(),
   };
 }

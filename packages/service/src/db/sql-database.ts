@@ -28,6 +28,11 @@ export interface SqlDatabase {
   transaction<T>(work: (tx: SqlSession) => Promise<T>, settings?: TransactionSettings): Promise<T>;
   /** Runs one statement outside any transaction: maintenance such as VACUUM, which refuses one. */
   outsideTransaction(text: string): Promise<void>;
+  /**
+   * Runs one statement as its own transaction (autocommit: atomic, committed when it resolves),
+   * in one round trip instead of BEGIN, the statement and COMMIT.
+   */
+  statement: SqlSession['query'];
   close(): Promise<void>;
 }
 

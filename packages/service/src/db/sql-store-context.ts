@@ -37,6 +37,8 @@ export interface SqlStoreContext {
     tables: readonly AnalysedTable[],
     work: (session: SqlSession) => Promise<T>,
   ): Promise<T>;
+  /** One statement as its own transaction, in one round trip (no BEGIN and COMMIT around it). */
+  statement: SqlSession['query'];
   /** Counts rows written outside {@link SqlStoreContext.writeTx} (bulk deletes). */
   wrote(table: AnalysedTable, rows: number): void;
   /** One page of `table` within `scope`, its page tokens bound to `parent`. */
@@ -81,6 +83,7 @@ export function sqlStoreContext(
       for (const table of tables) statistics.wrote(table);
       return result;
     },
+    statement: (text, params) => db.statement(text, params),
     wrote: (table, rows) => statistics.wrote(table, rows),
     list: (table, request, parent, scope, readResource) =>
       listFromSql(

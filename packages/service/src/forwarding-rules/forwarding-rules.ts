@@ -67,6 +67,7 @@ export class ForwardingRules {
     // the rules at the new rule's address only.
     const prepared = prepareForwardingRule(body, { ...where, urls }, this.options.destination);
     const rule = this.withServerFields(where, prepared);
+    await this.retentionBefore(change.requestId);
     const result = await this.options.store.insert(where, rule, {
       ...this.recorded(where, change),
       check: regionCheckFor(rule, { ...where, urls }, withFingerprints),
@@ -139,6 +140,7 @@ export class ForwardingRules {
     principal: Principal,
     requestId?: string,
   ): Promise<OperationJson> {
+    await this.retentionBefore(requestId);
     const result = await this.options.store.delete(
       where,
       name,
@@ -198,7 +200,18 @@ export class ForwardingRules {
     };
   }
 
-  /** The operation's first answer, once the write committed; then old operations are swept. */
+  /**
+   * Before a write with a requestId: operations past retention are dropped, so the store's check
+   * inside the write does not answer a retry with one a client can no longer read.
+   */
+  private async retentionBefore(requestId: string | undefined): Promise<void> {
+    if (requestId) await this.options.operations.sweep();
+  }
+
+  /**
+   * The operation's first answer, once the write committed; old operations are swept every so
+   * many writes (`Operations.wrote`).
+   */
   private async answered(result: WriteResult): Promise<OperationJson> {
     const { operations } = this.options;
     if (result.replayed) {
@@ -206,7 +219,7 @@ export class ForwardingRules {
       const now = await operations.byRequestId(result.operation, result.operation.requestId!);
       if (now) return now;
     }
-    await operations.sweep();
+    await operations.wrote();
     return operationAnswer(result.operation.operation);
   }
 

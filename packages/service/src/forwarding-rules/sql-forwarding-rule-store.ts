@@ -11,7 +11,13 @@ import {
   scopeRefOf,
   tokenParent,
 } from '../names/resource-names.js';
-import { insertOperation, operationByRequestId } from '../operations/sql-operation-store.js';
+import type { OperationRecord } from '../operations/operation-store.js';
+import {
+  insertOperation,
+  operationByRequestId,
+  operationInsert,
+  recordOf,
+} from '../operations/sql-operation-store.js';
 import { addressColumns } from './address-columns.js';
 import { clashAddressOf } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
@@ -33,6 +39,9 @@ type PoolMove = {
   new_index: number | null;
 };
 
+/** What a write's body wrote: the rule, and its operation when the body recorded it. */
+type Written = { rule: ForwardingRuleJson; operation?: OperationRecord };
+
 /** A rule's columns: the table's, then its address's (see `addressColumns`). */
 const RULE_COLUMNS = [...rulesTable.insertColumns, 'address_key', 'pool_kind', 'pool_index'];
 
@@ -50,10 +59,12 @@ const ruleName = (parent: ScopeRef, name: string) => scopedName(parent, 'forward
  */
 export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStore {
   const { tx } = sql;
+  // `body` writes the rule; it records the operation too when it returns it (an insert sends
+  // both rows as one statement), else the operation is inserted after it.
   const ruleWrite = (
     parent: ScopeRef,
     write: RuleWrite,
-    body: (session: SqlSession) => Promise<ForwardingRuleJson>,
+    body: (session: SqlSession) => Promise<Written>,
   ): Promise<WriteResult> =>
     sql.writeTx(['forwarding_rules', 'operations'], async (session) => {
       // Every write of a region waits for the one before: the clash rule reads the region's
@@ -63,13 +74,17 @@ export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStor
         const earlier = await operationByRequestId(session, parent, write.requestId);
         if (earlier) return { operation: earlier, replayed: true };
       }
-      const rule = await body(session);
-      const operation = await insertOperation(session, parent, write.operation(rule));
-      return { operation, replayed: false, rule };
+      const { rule, operation } = await body(session);
+      if (operation) return { operation, replayed: false, rule };
+      return {
+        operation: await insertOperation(session, parent, write.operation(rule)),
+        replayed: false,
+        rule,
+      };
     });
   return {
     insert: (parent, rule, write) =>
-      ruleWrite(parent, write, (session) => insertRule(session, parent, rule, write.check)),
+      ruleWrite(parent, write, (session) => insertRule(session, parent, rule, write)),
     get: (parent, name) =>
       tx(async (session) => {
         const rows = await session.query<{ resource: string }>(
@@ -79,7 +94,9 @@ export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStor
         return rows[0] ? (JSON.parse(rows[0].resource) as ForwardingRuleJson) : undefined;
       }),
     update: (parent, rule, write) =>
-      ruleWrite(parent, write, (session) => updateRule(session, parent, rule, write)),
+      ruleWrite(parent, write, async (session) => ({
+        rule: await updateRule(session, parent, rule, write),
+      })),
     put: (parent, rule, check) =>
       sql.writeTx(['forwarding_rules'], async (session) => {
         await lockRegion(session, parent);
@@ -97,7 +114,7 @@ VALUES (${placeholders(row.length + 2)})`,
       ruleWrite(parent, write, async (session) => {
         const gone = await deleteRule(session, parent, name);
         if (!gone) throw resourceNotFound(ruleName(parent, name));
-        return gone;
+        return { rule: gone };
       }),
     list: (parent, request) =>
       sql.list(
@@ -123,12 +140,16 @@ VALUES (${placeholders(row.length + 2)})`,
   };
 }
 
+/**
+ * Inserts a rule and its operation in one statement (one round trip): the operation's row is
+ * inserted only when the rule's was (a name taken meanwhile inserts neither, a 409).
+ */
 async function insertRule(
   session: SqlSession,
   parent: ScopeRef,
   rule: ForwardingRuleJson,
-  check: RegionCheck | undefined,
-): Promise<ForwardingRuleJson> {
+  { check, operation }: RuleWrite & { check?: RegionCheck },
+): Promise<{ rule: ForwardingRuleJson; operation: OperationRecord }> {
   if (check?.allocate && rule.IPAddress === undefined) {
     // A name in use is a 409 before any address is taken (and the pool's quota).
     const taken = await session.query(
@@ -138,14 +159,27 @@ async function insertRule(
     if (taken.length > 0) throw resourceAlreadyExists(ruleName(parent, rule.name));
   }
   const stored = await checked(session, parent, rule, check);
-  const row = [...rulesTable.row(stored), ...addressColumns(stored.IPAddress)];
-  const inserted = await session.query(
-    `INSERT INTO forwarding_rules (parent, project, ${RULE_COLUMNS.join(', ')})
-VALUES (${placeholders(row.length + 2)}) ON CONFLICT (parent, "name") DO NOTHING RETURNING 1 AS ok`,
-    [scopeParent(parent), parent.project, ...row],
+  const row = [
+    scopeParent(parent),
+    parent.project,
+    ...rulesTable.row(stored),
+    ...addressColumns(stored.IPAddress),
+  ];
+  const added = operation(stored);
+  const op = operationInsert(parent, added);
+  const inserted = await session.query<{ inserted: string }>(
+    `WITH rule AS (
+  INSERT INTO forwarding_rules (parent, project, ${RULE_COLUMNS.join(', ')})
+  VALUES (${placeholders(row.length)}) ON CONFLICT (parent, "name") DO NOTHING RETURNING 1 AS ok
+), recorded AS (
+  INSERT INTO operations (${op.columns}) SELECT ${placeholders(op.values.length, row.length + 1)} FROM rule
+)
+SELECT count(*)::text AS inserted FROM rule`,
+    [...row, ...op.values],
   );
-  if (inserted.length === 0) throw resourceAlreadyExists(ruleName(parent, rule.name));
-  return stored;
+  if (Number(inserted[0]?.inserted ?? 0) === 0)
+    throw resourceAlreadyExists(ruleName(parent, rule.name));
+  return { rule: stored, operation: recordOf(parent, added) };
 }
 
 async function updateRule(

@@ -3,6 +3,7 @@ import { call } from '../../test-support/http-call.js';
 import { EmulatorClock } from '../core/clock.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
 import type { EmulatorState } from '../emulator-state.js';
+import { SWEEP_EVERY_WRITES } from './operations.js';
 
 // Regional operations: their shape, the completion policies, wait, retention, delete and list,
 // through the public HTTP interface.
@@ -514,6 +515,72 @@ describe('requestId', () => {
     const retry = await insert(emulator, 'fr-1', `?requestId=${id.toUpperCase()}`);
     expect(retry.name).toBe(first.name);
     expect((await listOps(emulator)).json.items).toHaveLength(1);
+  });
+});
+
+describe('retention seen by clients, though writes sweep only every so many (issue 26)', () => {
+  it('a retry past the retention time starts anew: its requestId no longer deduplicates', async () => {
+    const emulator = await createEmulator({
+      operationRetentionMs: 10_000,
+      operationPolicy: { mode: 'duration', ms: 0 },
+    });
+    emulator.clock.freeze(true);
+    const id = '123e4567-e89b-12d3-a456-426614174001';
+    const first = await insert(emulator, 'fr-1', `?requestId=${id}`);
+    emulator.clock.advance(10_001);
+    // No read in between: the retry itself must not find the operation retention dropped.
+    const retry = await insert(emulator, 'fr-2', `?requestId=${id}`);
+    expect(retry.name).not.toBe(first.name);
+    expect(retry.targetLink).toMatch(/fr-2$/);
+    // A delete's retry past retention does not answer the first delete: the rule is gone.
+    const deleteId = '123e4567-e89b-12d3-a456-426614174003';
+    const deleteFr1 = () =>
+      call<Op>(emulator, 'DELETE', `${REGION}/forwardingRules/fr-1?requestId=${deleteId}`);
+    expect((await deleteFr1()).status).toBe(200);
+    expect((await deleteFr1()).status).toBe(200); // a retry within retention: the original
+    emulator.clock.advance(10_001);
+    expect((await deleteFr1()).status).toBe(404);
+  });
+
+  it('a retry past the retention count starts anew, and get and list see the count', async () => {
+    const emulator = await createEmulator({
+      operationRetentionCount: 3,
+      operationPolicy: { mode: 'duration', ms: 0 },
+    });
+    const id = '123e4567-e89b-12d3-a456-426614174002';
+    const first = await insert(emulator, 'fr-0', `?requestId=${id}`);
+    const later = [];
+    for (let i = 1; i <= 3; i++) later.push(await insert(emulator, `fr-${i}`));
+    // Fewer writes than a write's sweep waits for: the reads drop what retention drops.
+    expect((await getOp(emulator, first.name)).status).toBe(404);
+    expect((await listOps(emulator)).json.items!.map((o) => o.name).sort()).toEqual(
+      later.map((o) => o.name).sort(),
+    );
+    const retry = await insert(emulator, 'fr-9', `?requestId=${id}`);
+    expect(retry.name).not.toBe(first.name);
+    expect((await call(emulator, 'GET', `${REGION}/forwardingRules/fr-9`)).status).toBe(200);
+  });
+
+  it('writes alone sweep too, every SWEEP_EVERY_WRITES: the store stays bounded', async () => {
+    const emulator = await createEmulator({
+      operationRetentionCount: 2,
+      operationPolicy: { mode: 'duration', ms: 0 },
+    });
+    const state = emulator.state as EmulatorState;
+    const start = () =>
+      state.operations.start({
+        project: 'p',
+        region: 'r',
+        operationType: 'insert',
+        targetLink: 'x',
+        targetId: '1',
+        user: 'u@example.com',
+      });
+    for (let i = 1; i < SWEEP_EVERY_WRITES; i++) await start();
+    // The store itself, not through a read (which sweeps first).
+    expect(await state.store.operations.all()).toHaveLength(SWEEP_EVERY_WRITES - 1);
+    await start();
+    expect(await state.store.operations.all()).toHaveLength(2);
   });
 });
 

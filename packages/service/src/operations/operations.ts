@@ -76,6 +76,14 @@ export interface OperationsOptions {
 const MAX_RACES = 20;
 
 /**
+ * A write sweeps retention only every this many writes (issue 26: the sweep was a transaction of
+ * its own after every write). Clients never see the difference: every read of operations (get,
+ * wait, HEAD, delete, list, a requestId lookup, the control plane's list) sweeps first, so the
+ * writes' sweep only bounds what the store keeps, to the count plus this many per process.
+ */
+export const SWEEP_EVERY_WRITES = 64;
+
+/**
  * The regional operations of the emulator, kept in the store: created with the writes they
  * track, advanced by reads according to the completion policy (and completed at the latest
  * `maxRunningMs` after they start), listed with the same filter/orderBy/paging engine as
@@ -84,6 +92,9 @@ const MAX_RACES = 20;
  * never lose a poll.
  */
 export class Operations {
+  /** Writes since this process last swept. */
+  private writesSinceSweep = 0;
+
   constructor(private readonly options: OperationsOptions) {}
 
   /** The operation a write records (in the write's transaction): RUNNING unless immediate. */
@@ -128,7 +139,7 @@ export class Operations {
   /** Records an operation not tied to a rule write, and returns its first answer. */
   async start(init: OperationStart): Promise<OperationJson> {
     const record = await this.options.store.insert(init, this.newOperation(init));
-    await this.sweep();
+    await this.wrote();
     return operationAnswer(record.operation);
   }
 
@@ -137,6 +148,8 @@ export class Operations {
    * counted as a read), or undefined.
    */
   async byRequestId(where: ScopeRef, requestId: string): Promise<OperationJson | undefined> {
+    // A retry of an operation past retention starts anew: drop what retention drops first.
+    await this.sweep();
     const record = await this.options.store.byRequestId(where, requestId);
     if (!record) return undefined;
     return operationAnswer((await this.advance(record, false)).operation);
@@ -198,6 +211,7 @@ export class Operations {
 
   /** Every operation kept, as its wire answer (the control plane). */
   async all(): Promise<OperationJson[]> {
+    await this.sweep();
     return (await this.options.store.all()).map((r) => operationAnswer(r.operation));
   }
 
@@ -206,12 +220,22 @@ export class Operations {
    * (done ones, then running ones).
    */
   async sweep(): Promise<void> {
+    this.writesSinceSweep = 0;
     const { store, clock, retentionMs, retentionCount } = this.options;
     await store.expire({
       doneBefore: clock.now() - retentionMs,
       keep: retentionCount,
       keepRunning: retentionCount,
     });
+  }
+
+  /**
+   * After a committed write: sweeps every {@link SWEEP_EVERY_WRITES} writes (reads sweep before
+   * they answer, so this only bounds what the store keeps).
+   */
+  async wrote(): Promise<void> {
+    this.writesSinceSweep += 1;
+    if (this.writesSinceSweep >= SWEEP_EVERY_WRITES) await this.sweep();
   }
 
   private async find(where: ScopeRef, name: string): Promise<OperationRecord> {

@@ -65,7 +65,9 @@ export function sqlOperationStore(sql: SqlStoreContext): OperationStore {
         parent: scopeParent(parent),
       }),
     expire: async (retention) => {
-      const expired = await tx((session) => expireOperations(session, retention));
+      // One statement, one round trip: the sweep runs after most writes and reads.
+      const [row] = await sql.statement<{ expired: string }>(...expireStatement(retention));
+      const expired = Number(row?.expired ?? 0);
       sql.wrote('operations', expired);
       return expired;
     },
@@ -93,22 +95,45 @@ export async function insertOperation(
   parent: ScopeRef,
   added: NewOperation,
 ): Promise<OperationRecord> {
-  const row = operationsTable.row(added.operation);
+  const { columns, values } = operationInsert(parent, added);
+  await session.query(
+    `INSERT INTO operations (${columns}) VALUES (${placeholders(values.length)})`,
+    values,
+  );
+  return recordOf(parent, added);
+}
+
+/**
+ * The columns and values of an operation's row, for an INSERT of the caller's (a rule insert
+ * and its operation go as one statement).
+ *
+ * @example
+ * ```ts
+ * const { columns, values } = operationInsert(parent, write.operation(rule));
+ * ```
+ */
+export function operationInsert(
+  parent: ScopeRef,
+  added: NewOperation,
+): { columns: string; values: (string | null)[] } {
   const values = [
     scopeParent(parent),
-    ...row,
+    ...operationsTable.row(added.operation),
     JSON.stringify(added.meta),
     added.requestId ?? null,
     added.doneAt === undefined ? null : String(added.doneAt),
     '1',
   ];
-  await session.query(
-    `INSERT INTO operations (parent, ${operationsTable.insertColumns.join(', ')}, meta, request_id, done_at, version)
-VALUES (${placeholders(values.length)})`,
-    values,
-  );
-  return { ...structuredClone(added), ...parent, version: 1 };
+  const columns = `parent, ${operationsTable.insertColumns.join(', ')}, meta, request_id, done_at, version`;
+  return { columns, values };
 }
+
+/** The record of an operation just inserted (version 1). */
+export const recordOf = (parent: ScopeRef, added: NewOperation): OperationRecord => ({
+  ...structuredClone(added),
+  ...parent,
+  version: 1,
+});
 
 /**
  * The operation recorded in the region with this requestId, read in the caller's transaction.
@@ -163,31 +188,45 @@ WHERE parent = $1 AND "name" = $2 AND version = $3 RETURNING 1 AS ok`,
   return { ...structuredClone(record), version: record.version + 1 };
 }
 
-async function expireOperations(
-  session: SqlSession,
-  { doneBefore, keep, keepRunning }: { doneBefore: number; keep: number; keepRunning?: number },
-): Promise<number> {
-  const old = await session.query('DELETE FROM operations WHERE done_at < $1 RETURNING 1 AS ok', [
-    String(Math.floor(doneBefore)),
-  ]);
-  const surplus = await session.query(
-    `DELETE FROM operations WHERE (parent, "name") IN (
-  SELECT parent, "name" FROM operations WHERE done_at IS NOT NULL
-  ORDER BY done_at DESC, parent DESC, "name" DESC OFFSET $1
-) RETURNING 1 AS ok`,
-    [String(Math.max(0, Math.floor(keep)))],
-  );
+/**
+ * The retention sweep as one statement: the done operations completed before `doneBefore`, the
+ * oldest done ones beyond `keep` among the rest, and (with `keepRunning`) the oldest running
+ * ones beyond it. The deletes share one snapshot, so the count keeps the done operations not
+ * already dropped by age (`done_at >= doneBefore`), as three statements in a row would; the three
+ * sets are disjoint.
+ */
+function expireStatement({
+  doneBefore,
+  keep,
+  keepRunning,
+}: {
+  doneBefore: number;
+  keep: number;
+  keepRunning?: number;
+}): [string, string[]] {
+  const params = [String(Math.floor(doneBefore)), String(Math.max(0, Math.floor(keep)))];
   const running =
     keepRunning === undefined
-      ? []
-      : await session.query(
-          `DELETE FROM operations WHERE (parent, "name") IN (
-  SELECT parent, "name" FROM operations WHERE done_at IS NULL
-  ORDER BY ${operationsTable.document}->>'startTime' DESC, parent DESC, "name" DESC OFFSET $1
-) RETURNING 1 AS ok`,
-          [String(Math.max(0, Math.floor(keepRunning)))],
-        );
-  return old.length + surplus.length + running.length;
+      ? ''
+      : `, running AS (
+  DELETE FROM operations WHERE (parent, "name") IN (
+    SELECT parent, "name" FROM operations WHERE done_at IS NULL
+    ORDER BY ${operationsTable.document}->>'startTime' DESC, parent DESC, "name" DESC OFFSET $3
+  ) RETURNING 1 AS ok
+)`;
+  if (keepRunning !== undefined) params.push(String(Math.max(0, Math.floor(keepRunning))));
+  const text = `WITH old AS (
+  DELETE FROM operations WHERE done_at < $1 RETURNING 1 AS ok
+), surplus AS (
+  DELETE FROM operations WHERE (parent, "name") IN (
+    SELECT parent, "name" FROM operations WHERE done_at >= $1
+    ORDER BY done_at DESC, parent DESC, "name" DESC OFFSET $2
+  ) RETURNING 1 AS ok
+)${running}
+SELECT ((SELECT count(*) FROM old) + (SELECT count(*) FROM surplus)${
+    keepRunning === undefined ? '' : ' + (SELECT count(*) FROM running)'
+  })::text AS expired`;
+  return [text, params];
 }
 
 function operationRecord(row: OperationRow): OperationRecord {
