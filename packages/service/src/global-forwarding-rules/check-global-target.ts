@@ -8,10 +8,10 @@ import type { NameAndEnums } from '../forwarding-rules/create/check-name-region-
 import {
   checkTierAndProtocol,
   type Destination,
+  readTarget,
 } from '../forwarding-rules/create/check-target-and-backend.js';
 import { invalid, required } from '../forwarding-rules/create/errors.js';
-import { GOOGLE_APIS_BUNDLES } from '../forwarding-rules/create/patterns-and-limits.js';
-import { type Reference, readReference } from '../forwarding-rules/create/reference-paths.js';
+import { readReference } from '../forwarding-rules/create/reference-paths.js';
 import { type Kind, TARGET_TYPES } from '../forwarding-rules/create/rule-kinds.js';
 
 /**
@@ -77,16 +77,8 @@ export function checkGlobalTargetAndBackend(r: BodyReader, known: NameAndEnums):
   }
   const kind: Kind = googleApis ? 'PSC' : ((schemeText as Kind | undefined) ?? 'EXTERNAL');
 
-  let targetRef: Reference | undefined;
-  if (targetText !== undefined && !googleApis) {
-    targetRef = readReference(targetText, ctx.project);
-    if (!targetRef) {
-      throw invalid(
-        'target',
-        targetText,
-        `The URL is malformed. A target is a resource URL or one of the Google APIs bundles ${GOOGLE_APIS_BUNDLES.join(', ')}.`,
-      );
-    }
+  const targetRef = readTarget(targetText, googleApis, ctx.project);
+  if (targetRef) {
     const global =
       targetRef.scope === 'global' && Object.hasOwn(GLOBAL_TARGET_TYPES, targetRef.collection)
         ? GLOBAL_TARGET_TYPES[targetRef.collection]

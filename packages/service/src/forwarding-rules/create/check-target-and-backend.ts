@@ -27,17 +27,7 @@ export function checkTargetAndBackend(r: BodyReader, known: NameAndEnums): Desti
   const { str, ctx } = r;
   const { targetText, googleApis, schemeText, tier, protocol } = known;
   // target and backendService: what the rule is, and where its traffic goes
-  let targetRef: Reference | undefined;
-  if (targetText !== undefined && !googleApis) {
-    targetRef = readReference(targetText, ctx.project);
-    if (!targetRef) {
-      throw invalid(
-        'target',
-        targetText,
-        `The URL is malformed. A target is a resource URL or one of the Google APIs bundles ${GOOGLE_APIS_BUNDLES.join(', ')}.`,
-      );
-    }
-  }
+  const targetRef = readTarget(targetText, googleApis, ctx.project);
   const targetType =
     targetRef && Object.hasOwn(TARGET_TYPES, targetRef.collection)
       ? TARGET_TYPES[targetRef.collection]
@@ -134,4 +124,25 @@ export function checkTierAndProtocol(
       `A forwarding rule with load balancing scheme ${kind} supports ${protocols.join(', ')}.`,
     );
   }
+}
+
+/**
+ * The rule's `target` as a reference, in either scope: undefined when there is none or it names
+ * a Google APIs bundle; a malformed URL is refused here, in one wording for both scopes.
+ */
+export function readTarget(
+  targetText: string | undefined,
+  googleApis: boolean,
+  project: string,
+): Reference | undefined {
+  if (targetText === undefined || googleApis) return undefined;
+  const targetRef = readReference(targetText, project);
+  if (!targetRef) {
+    throw invalid(
+      'target',
+      targetText,
+      `The URL is malformed. A target is a resource URL or one of the Google APIs bundles ${GOOGLE_APIS_BUNDLES.join(', ')}.`,
+    );
+  }
+  return targetRef;
 }
