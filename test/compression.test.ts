@@ -1,5 +1,6 @@
-// Gzip of large answers over real HTTP (loopback): what Compute Engine does when a client asks,
-// and what the real Google clients must still read.
+// Gzip of large answers over real HTTP (loopback): what Compute Engine does when a client asks
+// (in Accept-Encoding and in its User-Agent, as Google's APIs require), and what the real Google
+// clients must still read.
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
@@ -9,6 +10,9 @@ import { computeClients, googleapisCompute } from './support/real-clients.js';
 const project = 'my-project';
 const region = 'us-central1';
 const LIST = `/compute/v1/projects/${project}/regions/${region}/forwardingRules`;
+// The user agents the real clients send (recorded): googleapis says gzip, @google-cloud/compute not.
+const GOOGLEAPIS_AGENT = { 'user-agent': 'google-api-nodejs-client/8.0.3 (gzip)' };
+const COMPUTE_AGENT = { 'user-agent': 'google-api-nodejs-client/11.3.4' };
 
 /** One GET with node:http, which (unlike fetch) hands back the body exactly as sent. */
 function get(
@@ -48,7 +52,10 @@ describe('gzip of large answers', () => {
     const plain = await get(`${url}${LIST}`, {});
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toBe('Accept-Encoding');
-    const zipped = await get(`${url}${LIST}`, { 'accept-encoding': 'gzip, deflate, br' });
+    const zipped = await get(`${url}${LIST}`, {
+      'accept-encoding': 'gzip, deflate, br',
+      ...GOOGLEAPIS_AGENT,
+    });
     expect(zipped.status).toBe(200);
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toBe('Accept-Encoding');
@@ -71,22 +78,53 @@ describe('gzip of large answers', () => {
     ['GZIP;q=0.3', 'gzip'],
     ['*, gzip;q=0', undefined],
   ])('Accept-Encoding %j answers content-encoding %j', async (accept, encoding) => {
-    const res = await get(`${url}${LIST}`, { 'accept-encoding': accept });
+    const res = await get(`${url}${LIST}`, { 'accept-encoding': accept, ...GOOGLEAPIS_AGENT });
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBe(encoding);
   });
 
+  it.each([
+    ['@google-cloud/compute', COMPUTE_AGENT, undefined],
+    ['no user agent', {}, undefined],
+    ['googleapis', GOOGLEAPIS_AGENT, 'gzip'],
+    ['an agent saying GZIP', { 'user-agent': 'my program (GZIP)' }, 'gzip'],
+  ])(
+    'asks for gzip as %s does: content-encoding %j, as Google answers',
+    async (_, agent, encoding) => {
+      const res = await get(`${url}${LIST}`, { 'accept-encoding': 'gzip, deflate, br', ...agent });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers.vary).toBe('Accept-Encoding');
+      expect(
+        JSON.parse((encoding ? gunzipSync(res.body) : res.body).toString('utf8')).items,
+      ).toHaveLength(500);
+    },
+  );
+
+  it("gzips listkit's own answers (the control plane) on Accept-Encoding alone", async () => {
+    const state = await get(`${url}/_listkit/state`, { 'accept-encoding': 'gzip' });
+    expect(state.status).toBe(200);
+    expect(state.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(state.body).toString('utf8'))).toBeTypeOf('object');
+  });
+
   it('leaves small answers alone (under 8 KiB), errors included', async () => {
-    const small = await get(`${url}${LIST}?maxResults=2`, { 'accept-encoding': 'gzip' });
+    const small = await get(`${url}${LIST}?maxResults=2`, {
+      'accept-encoding': 'gzip',
+      ...GOOGLEAPIS_AGENT,
+    });
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(small.body.toString('utf8')).items).toHaveLength(2);
-    const bad = await get(`${url}${LIST}?filter=name%20%3D`, { 'accept-encoding': 'gzip' });
+    const bad = await get(`${url}${LIST}?filter=name%20%3D`, {
+      'accept-encoding': 'gzip',
+      ...GOOGLEAPIS_AGENT,
+    });
     expect(bad.status).toBe(400);
     expect(bad.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(bad.body.toString('utf8')).error.code).toBe(400);
   });
 
-  it('@google-cloud/compute (gzip, deflate, br) and googleapis (gzip) read gzipped pages', async () => {
+  it('@google-cloud/compute and googleapis read their pages (googleapis gzipped)', async () => {
     const clients = computeClients(url);
     try {
       const names: string[] = [];
@@ -106,7 +144,7 @@ describe('gzip of large answers', () => {
 
   it('answers a page again from its cached compressed prefix, and a write shows at once', async () => {
     const read = async () => {
-      const res = await get(`${url}${LIST}`, { 'accept-encoding': 'gzip' });
+      const res = await get(`${url}${LIST}`, { 'accept-encoding': 'gzip', ...GOOGLEAPIS_AGENT });
       expect(res.headers['content-encoding']).toBe('gzip');
       return JSON.parse(gunzipSync(res.body).toString('utf8'));
     };
@@ -146,7 +184,10 @@ describe('gzip of large answers', () => {
       seed: { forwardingRules: seeded.map((rule) => ({ project, region, rule })) },
     });
     try {
-      const res = await get(`${await off.listen(0)}${LIST}`, { 'accept-encoding': 'gzip' });
+      const res = await get(`${await off.listen(0)}${LIST}`, {
+        'accept-encoding': 'gzip',
+        ...GOOGLEAPIS_AGENT,
+      });
       expect(res.headers['content-encoding']).toBeUndefined();
       expect(JSON.parse(res.body.toString('utf8')).items).toHaveLength(500);
     } finally {

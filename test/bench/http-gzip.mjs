@@ -1,17 +1,20 @@
-// A page of 500 as real clients ask for it: gzip, on loopback. The Google Node clients
-// (googleapis and @google-cloud/compute) send their requests through gaxios, which uses
-// node-fetch: it asks for `gzip, deflate, br`, decompresses the stream and parses the JSON.
+// A page of 500 as real clients ask for it, on loopback. The Google Node clients (googleapis
+// and @google-cloud/compute) send their requests through gaxios, which uses node-fetch: it asks
+// for `gzip, deflate, br`, decompresses the stream and parses the JSON. Google's APIs gzip only
+// for a client whose User-Agent also says `gzip`: googleapis' does, @google-cloud/compute's does
+// not (recorded headers below), and the emulator answers as they do.
 // This bench is that client (gaxios, resolved from googleapis as googleapis loads it) in this
-// process, against the built emulator in a child process (as a real client and emulator are:
-// each with its own event loop and its own libuv thread pool, where zlib's asynchronous work
-// runs), one request at a time, four ways
-// page by page in rotation, over the same pages of one region:
+// process, sending each client's recorded headers, against the built emulator in a child process
+// (as a real client and emulator are: each with its own event loop and its own libuv thread
+// pool, where zlib's asynchronous work runs), one request at a time, five ways page by page in
+// rotation, over the same pages of one region:
 //
-//   identity            the client asks for `identity`: the page as the emulator writes it
-//   gzip, first answer  gzip, each page asked for the first time (nothing cached)
-//   gzip, again         gzip, the same pages asked for again (the compressed prefix cached)
-//   gzip, no cache      gzip from an emulator with `compression: { cacheBytes: 0 }` (every
-//                       page compressed whole, as before the cache)
+//   identity                 the client asks for `identity`: the page as the emulator writes it
+//   @google-cloud/compute    its headers (answered identity, as Compute answers it)
+//   googleapis, first answer its headers (gzip), each page asked for the first time
+//   googleapis, again        the same pages asked for again (the compressed prefix cached)
+//   googleapis, no cache     from an emulator with `compression: { cacheBytes: 0 }` (every
+//                            page compressed whole, as before the cache)
 //
 // and two ways to split the cost: the same client against a bare node:http server in the
 // child that answers precomputed bytes (identity, or gzip level 1: the client's own cost of
@@ -34,6 +37,18 @@ const REGION = 'us-central1';
 const LIST = `/compute/v1/projects/${PROJECT}/regions/${REGION}/forwardingRules`;
 const AUTH = { authorization: 'Bearer x' };
 const ORDERS = ['', 'creationTimestamp desc'];
+// What each client sends besides authorization (docs: reference/real-clients, recorded).
+const CLIENTS = {
+  identity: { 'accept-encoding': 'identity' },
+  compute: {
+    'accept-encoding': 'gzip, deflate, br',
+    'user-agent': 'google-api-nodejs-client/11.3.4',
+  },
+  googleapis: {
+    'accept-encoding': 'gzip',
+    'user-agent': 'google-api-nodejs-client/8.0.3 (gzip)',
+  },
+};
 
 const now = () => performance.now();
 const median = (xs) => {
@@ -82,22 +97,12 @@ async function serverProcess() {
     async inProcess({ rounds }) {
       const ways = {
         identity: () =>
-          cached.fetch(
-            new Request(firstPage, {
-              headers: { ...AUTH, 'accept-encoding': 'identity' },
-            }),
-          ),
+          cached.fetch(new Request(firstPage, { headers: { ...AUTH, ...CLIENTS.identity } })),
         'gzip, cached prefix': () =>
-          cached.fetch(
-            new Request(firstPage, {
-              headers: { ...AUTH, 'accept-encoding': 'gzip' },
-            }),
-          ),
+          cached.fetch(new Request(firstPage, { headers: { ...AUTH, ...CLIENTS.googleapis } })),
         'gzip, no cache': () =>
           uncached.fetch(
-            new Request(uncachedFirstPage, {
-              headers: { ...AUTH, 'accept-encoding': 'gzip' },
-            }),
+            new Request(uncachedFirstPage, { headers: { ...AUTH, ...CLIENTS.googleapis } }),
           ),
       };
       const times = Object.fromEntries(Object.keys(ways).map((k) => [k, []]));
@@ -130,15 +135,17 @@ async function main() {
   const fromCommon = createRequire(fromGoogleapis.resolve('googleapis-common'));
   const { Gaxios } = await import(fromCommon.resolve('gaxios'));
   const gaxios = new Gaxios();
-  const get = async (url, gzip) => {
+  const get = async (url, client) => {
     const res = await gaxios.request({
       url,
-      headers: gzip ? AUTH : { ...AUTH, 'accept-encoding': 'identity' },
+      headers: { ...AUTH, ...CLIENTS[client] },
       responseType: 'json',
     });
     if (res.status !== 200) throw new Error(`status ${res.status}`);
     return res;
   };
+  const encodingOf = (res) =>
+    res.headers.get?.('content-encoding') ?? res.headers['content-encoding'];
 
   const child = fork(new URL(import.meta.url), [], {
     env: { ...process.env, BENCH_GZIP_CHILD: '1' },
@@ -170,7 +177,7 @@ async function main() {
       do {
         const path = `${LIST}?${query}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
         urls.push(origin + path);
-        token = (await get(origin + path, false)).data.nextPageToken;
+        token = (await get(origin + path, 'identity')).data.nextPageToken;
       } while (token);
     }
     return urls;
@@ -178,11 +185,17 @@ async function main() {
   const cachedUrls = await walkUrls(info.cachedUrl);
   const uncachedUrls = await walkUrls(info.uncachedUrl);
   const urls = cachedUrls.map((url, i) => [url, uncachedUrls[i]]);
-  const ways = ['identity', 'gzip, first answer', 'gzip, again', 'gzip, no cache'];
+  const ways = [
+    'identity',
+    '@google-cloud/compute',
+    'googleapis, first answer',
+    'googleapis, again',
+    'googleapis, no cache',
+  ];
   const times = Object.fromEntries(ways.map((w) => [w, []]));
-  const time = async (way, url, gzip) => {
+  const time = async (way, url, client) => {
     const start = now();
-    const res = await get(url, gzip);
+    const res = await get(url, client);
     times[way].push(now() - start);
     return res;
   };
@@ -190,25 +203,27 @@ async function main() {
   for (const [i, [url, other]] of urls.entries()) {
     // The first gzip answer of each page comes first; then the others in rotation, and the page
     // again last (its prefix now cached).
-    const first = await time('gzip, first answer', url, true);
-    if (
-      first.headers.get?.('content-encoding') !== 'gzip' &&
-      first.headers['content-encoding'] !== 'gzip'
-    ) {
-      throw new Error('the emulator did not gzip');
-    }
-    const middle = [() => time('identity', url, false), () => time('gzip, no cache', other, true)];
-    if (i % 2) middle.reverse();
-    for (const m of middle) await m();
-    await time('gzip, again', url, true);
+    const first = await time('googleapis, first answer', url, 'googleapis');
+    if (encodingOf(first) !== 'gzip') throw new Error('the emulator did not gzip for googleapis');
+    const middle = [
+      () => time('identity', url, 'identity'),
+      async () => {
+        const res = await time('@google-cloud/compute', url, 'compute');
+        if (encodingOf(res)) throw new Error('the emulator gzipped for @google-cloud/compute');
+      },
+      () => time('googleapis, no cache', other, 'googleapis'),
+    ];
+    for (let k = 0; k < middle.length; k++) await middle[(k + i) % middle.length]();
+    await time('googleapis, again', url, 'googleapis');
   }
   // More samples of the ways that can repeat, rotated page by page.
   for (let round = 1; round < ROUNDS; round++) {
     for (const [i, [url, other]] of urls.entries()) {
       const order = [
-        () => time('identity', url, false),
-        () => time('gzip, again', url, true),
-        () => time('gzip, no cache', other, true),
+        () => time('identity', url, 'identity'),
+        () => time('@google-cloud/compute', url, 'compute'),
+        () => time('googleapis, again', url, 'googleapis'),
+        () => time('googleapis, no cache', other, 'googleapis'),
       ];
       for (let k = 0; k < order.length; k++) await order[(k + i) % order.length]();
     }
@@ -219,7 +234,7 @@ async function main() {
   for (let i = 0; i < 60; i++) {
     for (const gzip of i % 2 ? [false, true] : [true, false]) {
       const start = now();
-      await get(info.bareUrl, gzip);
+      await get(info.bareUrl, gzip ? 'googleapis' : 'identity');
       if (i >= 10) bare[gzip ? 'gzip' : 'identity'].push(now() - start);
     }
   }

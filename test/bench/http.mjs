@@ -663,7 +663,12 @@ async function main() {
       ['identity (Accept-Encoding: identity)', 'identity'],
       ['gzip (Accept-Encoding: gzip)', 'gzip'],
     ]) {
-      const headers = { ...HEADERS, 'accept-encoding': accept };
+      // A User-Agent that says gzip, as Google's APIs (and the emulator) require for gzip.
+      const headers = {
+        ...HEADERS,
+        'accept-encoding': accept,
+        'user-agent': 'listkit-bench (gzip)',
+      };
       const wire = await wireBytes(info.emulatorUrl + firstKey, headers);
       await load(worker, info.emulatorUrl + firstKey, WARMUP_SECONDS, serverGcMs, headers);
       const samples = [];

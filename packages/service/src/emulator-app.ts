@@ -56,7 +56,9 @@ export function createEmulatorApp(
   app.use('*', checkHost(config));
   app.use('*', urlLimit());
   app.use('*', jsonContentType());
-  if (config.compression !== false) app.use('*', gzipResponses(config.compression));
+  if (config.compression !== false) {
+    app.use('*', gzipResponses(config.compression, isGoogleApiPath));
+  }
   // Project and region are checked before any route touches state.
   app.use('/compute/v1/projects/:project/*', computePathSegments());
   app.use('/compute/v1/projects/:project/regions/:region/*', computePathSegments());
@@ -85,6 +87,19 @@ export function createEmulatorApp(
   publisherRoutes(app, state);
   controlRoutes(app, state, config.reset);
   return app;
+}
+
+/**
+ * The paths of the emulated Google APIs, which gzip only for a client whose User-Agent says
+ * `gzip` as well (`userAgentReadsGzip`); listkit's own pages and control plane need only
+ * Accept-Encoding.
+ */
+function isGoogleApiPath(path: string): boolean {
+  return (
+    path.startsWith('/compute/') ||
+    path.startsWith('/androidpublisher/') ||
+    path.startsWith('/publisher/')
+  );
 }
 
 /** Records every request (after it is answered) in the request log and hands it to `log`. */

@@ -1,7 +1,7 @@
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, GzipCache, gzipResponses } from './compression.js';
+import { acceptsGzip, GzipCache, gzipResponses, userAgentReadsGzip } from './compression.js';
 
 const big = JSON.stringify({ items: Array.from({ length: 400 }, (_, i) => ({ name: `r-${i}` })) });
 
@@ -47,6 +47,40 @@ describe('gzipResponses', () => {
     ['gzip;q=0, *', false],
   ])('acceptsGzip(%j) is %j', (header, expected) => {
     expect(acceptsGzip(header)).toBe(expected);
+  });
+
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['google-api-nodejs-client/11.3.4', false],
+    ['google-api-nodejs-client/8.0.3 (gzip)', true],
+    ['my program gzip', true],
+    ['Agent (GZip)', true],
+  ])('userAgentReadsGzip(%j) is %j', (agent, expected) => {
+    expect(userAgentReadsGzip(agent)).toBe(expected);
+  });
+
+  it('on a gated path, gzips only for a User-Agent that says gzip', async () => {
+    const hono = new Hono();
+    hono.use(
+      '*',
+      gzipResponses({ threshold: 1024 }, (path) => path.startsWith('/api/')),
+    );
+    for (const path of ['/api/big', '/own/big']) {
+      hono.get(path, (c) => c.body(big, 200, { 'content-type': 'application/json' }));
+    }
+    const ask = (path: string, agent?: string) =>
+      hono.request(path, {
+        headers: { 'accept-encoding': 'gzip', ...(agent ? { 'user-agent': agent } : {}) },
+      });
+    const plain = await ask('/api/big', 'curl/8.5.0');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await plain.text()).toBe(big);
+    const zipped = await ask('/api/big', 'my program (gzip)');
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString()).toBe(big);
+    expect((await ask('/own/big')).headers.get('content-encoding')).toBe('gzip');
   });
 });
 

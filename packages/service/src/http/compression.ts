@@ -37,12 +37,19 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
  * The compression runs on the thread pool (zlib's async API), not on the event loop. Only gzip is
  * offered (docs/decisions.md: the encoding every Google client asks for).
  *
+ * `userAgentGated(path)` names the paths that follow Google's API rule as well: their clients
+ * must also say `gzip` in their `User-Agent` ({@link userAgentReadsGzip}); other paths need only
+ * `Accept-Encoding`.
+ *
  * @example
  * ```ts
- * app.use('*', gzipResponses({ threshold: 8192, level: 1 }));
+ * app.use('*', gzipResponses({ threshold: 8192, level: 1 }, (path) => path.startsWith('/compute/')));
  * ```
  */
-export function gzipResponses(options: CompressionOptions = {}): MiddlewareHandler {
+export function gzipResponses(
+  options: CompressionOptions = {},
+  userAgentGated: (path: string) => boolean = () => false,
+): MiddlewareHandler {
   const threshold = options.threshold ?? 8192;
   const level = options.level ?? 1;
   const cache = new GzipCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
@@ -60,6 +67,7 @@ export function gzipResponses(options: CompressionOptions = {}): MiddlewareHandl
     // Never touch `res.body` before deciding: on @hono/node-server that turns its lightweight
     // Response (bytes written straight to the socket) into a Web stream, several times slower.
     if (c.req.method === 'HEAD' || !acceptsGzip(c.req.header('accept-encoding'))) return;
+    if (userAgentGated(c.req.path) && !userAgentReadsGzip(c.req.header('user-agent'))) return;
     const length = res.headers.get('content-length');
     if (length !== null && Number(length) < threshold) return;
     const kept = bodyBytes(res);
@@ -209,6 +217,24 @@ function bodyBytes(res: Response): Uint8Array<ArrayBuffer> | undefined {
     return body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : undefined;
   }
   return undefined;
+}
+
+/**
+ * Whether a `User-Agent` says its client reads gzip. Google's APIs answer gzip only to a client
+ * that says so twice: `Accept-Encoding` asks for it and the user agent contains the string
+ * `gzip` (Compute Engine's "Improve performance" guide; googleapis sends
+ * `google-api-nodejs-client/8.0.3 (gzip)`, @google-cloud/compute
+ * `google-api-nodejs-client/11.3.4`, so only the first is answered gzip). Matched without regard
+ * to case: the guide does not say, and an answer either way is one the client can read.
+ *
+ * @example
+ * ```ts
+ * userAgentReadsGzip('google-api-nodejs-client/8.0.3 (gzip)'); // true
+ * userAgentReadsGzip('google-api-nodejs-client/11.3.4'); // false
+ * ```
+ */
+export function userAgentReadsGzip(userAgent: string | undefined): boolean {
+  return userAgent !== undefined && /gzip/i.test(userAgent);
 }
 
 /**
