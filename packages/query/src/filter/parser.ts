@@ -27,10 +27,13 @@ import { detectFilterStyle } from './detect-style.js';
 import {
   And,
   allTokens,
+  CallLParen,
   Comma,
+  ComparatorToken,
   Dot,
   DurationLiteral,
   Equals,
+  FieldName,
   filterLexer,
   GreaterEquals,
   GreaterThan,
@@ -47,16 +50,16 @@ import {
   RegexAipComparator,
   RegexAipKeyword,
   RegexField,
+  RegexLiteral,
   RegexLParen,
   RegexOperator,
-  RegexQuoted,
   RegexRParen,
-  RegexUnquoted,
   RParen,
   StringLiteral,
   Text,
   Timestamp,
   UnterminatedString,
+  Value,
 } from './lexer.js';
 import { DEFAULT_FILTER_LIMITS, type FilterLimits, MAX_FILTER_DEPTH } from './limits.js';
 import { decodeString } from './unescape.js';
@@ -100,6 +103,7 @@ const messages: IParserErrorMessageProvider = {
 function expectedList(paths: TokenType[][]): string {
   const firsts = [...new Set(paths.map((p) => p[0]).filter((t) => t !== undefined))];
   const values = new Set<TokenType>([
+    Value,
     Text,
     StringLiteral,
     UnterminatedString,
@@ -317,7 +321,7 @@ class FilterParser extends EmbeddedActionsParser {
     let comparator: IToken | undefined;
     let arg: ArgNode | undefined;
     this.OPTION(() => {
-      comparator = this.OR(this.comparatorAlts);
+      comparator = this.CONSUME(ComparatorToken);
       arg = this.OR2(this.restrictionArgAlts);
     });
     return this.ACTION(() => {
@@ -336,16 +340,6 @@ class FilterParser extends EmbeddedActionsParser {
     });
   });
 
-  private readonly comparatorAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME(LessEquals) },
-    { ALT: () => this.CONSUME(GreaterEquals) },
-    { ALT: () => this.CONSUME(NotEquals) },
-    { ALT: () => this.CONSUME(LessThan) },
-    { ALT: () => this.CONSUME(GreaterThan) },
-    { ALT: () => this.CONSUME(Equals) },
-    { ALT: () => this.CONSUME(Has) },
-  ];
-
   /** `arg` inlined into `restriction` (occurrence 2 of `comparable` there). */
   private readonly restrictionArgAlts: IOrAlt<ArgNode>[] = [
     { ALT: () => this.SUBRULE(this.composite) },
@@ -361,12 +355,12 @@ class FilterParser extends EmbeddedActionsParser {
 
   /** A member `a.b.c`, or a call `a.b.f(x)` when `(` follows the name with no space. */
   private comparable = this.RULE('comparable', (): ComparableNode => {
-    const first = this.OR(this.valueAlts);
+    const first = this.CONSUME(Value);
     const segments = [this.ACTION(() => this.segment(first))];
     this.MANY(() => {
       const dot = this.CONSUME(Dot);
       // After a dot: a value, or a keyword used as a field name (`a.AND`).
-      const fieldToken = this.OR2(this.fieldAlts);
+      const fieldToken = this.CONSUME(FieldName);
       this.ACTION(() => {
         const field = this.segment(fieldToken);
         if (this.spaceBefore(dot) || this.spaceAfter(dot)) {
@@ -381,9 +375,8 @@ class FilterParser extends EmbeddedActionsParser {
     });
     let call: CallNode | undefined;
     this.OPTION({
-      GATE: () => !this.spaceBefore(this.LA(1)),
       DEF: () => {
-        const open = this.CONSUME(LParen);
+        const open = this.CONSUME(CallLParen);
         this.ACTION(() => this.enter(open));
         const args: ArgNode[] = [];
         this.OPTION2(() => {
@@ -419,31 +412,6 @@ class FilterParser extends EmbeddedActionsParser {
         },
     );
   });
-
-  /** The tokens of a value (`value` of the EBNF, inlined into `comparable`). */
-  private readonly valueAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME(Text) },
-    { ALT: () => this.CONSUME(StringLiteral) },
-    { ALT: () => this.CONSUME(NumberLiteral) },
-    { ALT: () => this.CONSUME(DurationLiteral) },
-    { ALT: () => this.CONSUME(Timestamp) },
-    { ALT: () => this.CONSUME(KeywordName) },
-    { ALT: () => this.CONSUME(UnterminatedString) },
-  ];
-
-  /** The tokens of a field after a dot: a value's, or a keyword used as a name. */
-  private readonly fieldAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME2(Text) },
-    { ALT: () => this.CONSUME2(StringLiteral) },
-    { ALT: () => this.CONSUME2(NumberLiteral) },
-    { ALT: () => this.CONSUME2(DurationLiteral) },
-    { ALT: () => this.CONSUME2(Timestamp) },
-    { ALT: () => this.CONSUME2(KeywordName) },
-    { ALT: () => this.CONSUME2(UnterminatedString) },
-    { ALT: () => this.CONSUME(And) },
-    { ALT: () => this.CONSUME(Or) },
-    { ALT: () => this.CONSUME(Not) },
-  ];
 
   private segment(token: IToken): Segment {
     const span = spanOf(token);
@@ -532,11 +500,6 @@ class FilterParser extends EmbeddedActionsParser {
 
   regexFilter = this.RULE('regexFilter', (): RegexTermNode[] => this.OR(this.regexFilterAlts));
 
-  private readonly regexLiteralAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME(RegexQuoted) },
-    { ALT: () => this.CONSUME(RegexUnquoted) },
-  ];
-
   private regexParenthesizedTerm = this.RULE('regexParenthesizedTerm', (): RegexTermNode => {
     const open = this.CONSUME(RegexLParen);
     const term = this.SUBRULE(this.regexTerm);
@@ -551,7 +514,7 @@ class FilterParser extends EmbeddedActionsParser {
   private regexTerm = this.RULE('regexTerm', (): RegexTermNode => {
     const field = this.CONSUME(RegexField);
     const operator = this.CONSUME(RegexOperator);
-    const literal = this.OR(this.regexLiteralAlts);
+    const literal = this.CONSUME(RegexLiteral);
     return this.ACTION(() => {
       const span = { start: field.startOffset, end: literal.startOffset + literal.image.length };
       this.countTerm(span);
