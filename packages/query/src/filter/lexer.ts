@@ -197,9 +197,12 @@ function isSpaceCode(code: number): boolean {
 
 const isDigit = (code: number) => code >= 48 && code <= 57;
 
-/** ASCII characters that end a bare word (besides whitespace): `( ) . = : < > ! , " '`. */
-const ENDS_TEXT = new Uint8Array(128);
-for (const c of '().=:<>!,"\'') ENDS_TEXT[c.charCodeAt(0)] = 1;
+/** Per ASCII character: whether it may continue a bare word (not `\s`, `( ) . = : < > ! , " '`). */
+const IN_TEXT = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  IN_TEXT[code] = isSpaceCode(code) || '().=:<>!,"\''.includes(String.fromCharCode(code)) ? 0 : 1;
+}
+const inText = (code: number) => (code < 128 ? IN_TEXT[code] === 1 : !isSpaceCode(code));
 
 /** The length of the bare word at `at` (0 if none): the `Text` token's pattern. */
 function textLength(text: string, at: number): number {
@@ -209,7 +212,6 @@ function textLength(text: string, at: number): number {
   while (end < text.length && inText(text.charCodeAt(end))) end++;
   return end - at;
 }
-const inText = (code: number) => (code < 128 ? ENDS_TEXT[code] === 0 : true) && !isSpaceCode(code);
 
 /** The end of `\d+` from `at` (`at` itself if no digit). */
 function digitsEnd(text: string, at: number): number {
@@ -259,22 +261,27 @@ function timestampEnd(text: string, at: number): number {
   return fixedDigits(text, i + 1, 2);
 }
 
-/** The ends of a number and of a duration at `at` (-1 where none): their tokens' patterns. */
-function numberEnds(text: string, at: number): { duration: number; number: number } {
+/** Set by {@link numberEnds}: where a duration and a number at its offset end (-1: none). */
+let durationEnd = -1;
+let numberEnd = -1;
+
+/** Where a number and a duration at `at` end (their tokens' patterns), in the two above. */
+function numberEnds(text: string, at: number): void {
+  durationEnd = -1;
+  numberEnd = -1;
   const start = text.charCodeAt(at) === 45 /* - */ ? at + 1 : at;
   const integer = digitsEnd(text, start);
-  if (integer === start) return { duration: -1, number: -1 };
+  if (integer === start) return;
   const decimal = fraction(text, integer);
-  const duration = text.charCodeAt(decimal) === 115 /* s */ ? decimal + 1 : -1;
-  let number = decimal;
+  durationEnd = text.charCodeAt(decimal) === 115 /* s */ ? decimal + 1 : -1;
+  numberEnd = decimal;
   const e = text.charCodeAt(decimal);
   if (e === 101 || e === 69 /* e E */) {
     const sign = text.charCodeAt(decimal + 1);
     const from = sign === 43 || sign === 45 /* + - */ ? decimal + 2 : decimal + 1;
     const exponent = digitsEnd(text, from);
-    if (exponent > from) number = exponent;
+    if (exponent > from) numberEnd = exponent;
   }
-  return { duration, number };
 }
 
 /** The end of the string at `at` (a quote): its closing quote's end, or negative if unclosed. */
@@ -294,71 +301,85 @@ function stringEnd(text: string, at: number): number {
   return -i;
 }
 
-const KEYWORDS: Readonly<Record<string, TokenType>> = { AND: And, OR: Or, NOT: Not };
-
-/** The keyword (`AND`, `OR`, `NOT`) spelled at `at`, if any. */
-function keywordAt(text: string, at: number): string | undefined {
-  const c = text[at];
-  const word = c === 'A' ? 'AND' : c === 'O' ? 'OR' : c === 'N' ? 'NOT' : undefined;
-  return word !== undefined && text.startsWith(word, at) ? word : undefined;
+/** The keyword token type (`And`, `Or`, `Not`) spelled at `at`, or undefined. */
+function keywordAt(text: string, at: number): TokenType | undefined {
+  const c = text.charCodeAt(at);
+  const c1 = text.charCodeAt(at + 1);
+  if (c === 79 /* O */) return c1 === 82 /* R */ ? Or : undefined;
+  const c2 = text.charCodeAt(at + 2);
+  if (c === 65 /* A */) return c1 === 78 && c2 === 68 /* ND */ ? And : undefined;
+  if (c === 78 /* N */) return c1 === 79 && c2 === 84 /* OT */ ? Not : undefined;
+  return undefined;
 }
+const keywordLength = (keyword: TokenType) => (keyword === Or ? 2 : 3);
+
+/**
+ * The type of the token the last `…TokenAt` call found; they return its length (0 for none)
+ * rather than a pair, so that lexing allocates nothing but the tokens.
+ */
+let matched: TokenType = Text;
+const found = (type: TokenType, length: number) => {
+  matched = type;
+  return length;
+};
 
 /** Single- and two-character AIP-160 tokens, by their first character. */
-function punctuationAt(text: string, at: number, code: number): [TokenType, number] | null {
+function punctuationAt(text: string, at: number, code: number): number {
   const next = text.charCodeAt(at + 1);
   switch (code) {
     case 45:
-      return [Minus, 1];
+      return found(Minus, 1);
     case 60:
-      return next === 61 ? [LessEquals, 2] : [LessThan, 1];
+      return next === 61 ? found(LessEquals, 2) : found(LessThan, 1);
     case 62:
-      return next === 61 ? [GreaterEquals, 2] : [GreaterThan, 1];
+      return next === 61 ? found(GreaterEquals, 2) : found(GreaterThan, 1);
     case 33:
-      return next === 61 ? [NotEquals, 2] : null;
+      return next === 61 ? found(NotEquals, 2) : 0;
     case 61:
-      return [Equals, 1];
+      return found(Equals, 1);
     case 58:
-      return [Has, 1];
+      return found(Has, 1);
     case 40:
-      return [LParen, 1];
+      return found(LParen, 1);
     case 41:
-      return [RParen, 1];
+      return found(RParen, 1);
     case 44:
-      return [Comma, 1];
+      return found(Comma, 1);
     case 46:
-      return [Dot, 1];
+      return found(Dot, 1);
     default:
-      return null;
+      return 0;
   }
 }
 
 /** A token that wins unless a longer bare word starts at the same place (`longer_alt`). */
-function orLongerText(text: string, at: number, type: TokenType, end: number): [TokenType, number] {
+function orLongerText(text: string, at: number, type: TokenType, end: number): number {
   const word = textLength(text, at);
-  return word > end - at ? [Text, word] : [type, end - at];
+  return word > end - at ? found(Text, word) : found(type, end - at);
 }
 
-/** The AIP-160 token at `at` (not whitespace) and its length, or null where none matches. */
-function aipTokenAt(text: string, at: number): [TokenType, number] | null {
+/** The length of the AIP-160 token at `at` (not whitespace), or 0 where none matches. */
+function aipTokenAt(text: string, at: number): number {
   const code = text.charCodeAt(at);
   if (code === 34 || code === 39 /* " ' */) {
     const end = stringEnd(text, at);
-    return end > 0 ? [StringLiteral, end - at] : [UnterminatedString, -end - at];
+    return end > 0 ? found(StringLiteral, end - at) : found(UnterminatedString, -end - at);
   }
   if (isDigit(code) || code === 45 /* - */) {
     const timestamp = code === 45 ? -1 : timestampEnd(text, at);
     if (timestamp !== -1) return orLongerText(text, at, Timestamp, timestamp);
-    const { duration, number } = numberEnds(text, at);
-    if (duration !== -1) return orLongerText(text, at, DurationLiteral, duration);
-    if (number !== -1) return orLongerText(text, at, NumberLiteral, number);
+    numberEnds(text, at);
+    if (durationEnd !== -1) return orLongerText(text, at, DurationLiteral, durationEnd);
+    if (numberEnd !== -1) return orLongerText(text, at, NumberLiteral, numberEnd);
   }
   const keyword = keywordAt(text, at);
   if (keyword !== undefined) {
-    if (text.charCodeAt(at + keyword.length) === 40 /* ( */) return [KeywordName, keyword.length];
-    return orLongerText(text, at, KEYWORDS[keyword]!, at + keyword.length);
+    const length = keywordLength(keyword);
+    if (text.charCodeAt(at + length) === 40 /* ( */) return found(KeywordName, length);
+    return orLongerText(text, at, keyword, at + length);
   }
   const word = textLength(text, at);
-  if (word > 0) return [Text, word];
+  if (word > 0) return found(Text, word);
   return punctuationAt(text, at, code);
 }
 
@@ -448,30 +469,32 @@ function regexFieldLength(text: string, at: number): number {
   return end - at;
 }
 
-/** The regex-style token at `at` (not whitespace) and its length, or null where none matches. */
-function regexTokenAt(text: string, at: number, context: RegexContext): [TokenType, number] | null {
+/** The length of the regex-style token at `at` (not whitespace), or 0 where none matches. */
+function regexTokenAt(text: string, at: number, context: RegexContext): number {
   const operator = regexOperatorAt(text, at, context);
-  if (operator > 0) return [RegexOperator, operator];
+  if (operator > 0) return found(RegexOperator, operator);
   const c = text[at];
   if (context.last?.tokenType === RegexOperator && isSpace(text[at - 1])) {
-    if (c === '"' || c === "'") return [RegexQuoted, regexQuotedLength(text, at)];
+    if (c === '"' || c === "'") return found(RegexQuoted, regexQuotedLength(text, at));
     const unquoted = regexUnquotedLength(text, at, context.depth > 0);
-    if (unquoted > 0) return [RegexUnquoted, unquoted];
+    if (unquoted > 0) return found(RegexUnquoted, unquoted);
   }
-  if (c === '(') return [RegexLParen, 1];
-  if (c === ')') return [RegexRParen, 1];
+  if (c === '(') return found(RegexLParen, 1);
+  if (c === ')') return found(RegexRParen, 1);
   const field = regexFieldLength(text, at);
   const keyword = keywordAt(text, at);
-  if (keyword !== undefined && field <= keyword.length) return [RegexAipKeyword, keyword.length];
-  if (field > 0) return [RegexField, field];
+  if (keyword !== undefined && field <= keywordLength(keyword)) {
+    return found(RegexAipKeyword, keywordLength(keyword));
+  }
+  if (field > 0) return found(RegexField, field);
   const next = text[at + 1];
   if (c === '<' || c === '>' || c === '!') {
-    if (next === '=') return [RegexAipComparator, 2];
-    if (c !== '!') return [RegexAipComparator, 1];
-  } else if (c === '=' || c === ':') return [RegexAipComparator, 1];
+    if (next === '=') return found(RegexAipComparator, 2);
+    if (c !== '!') return found(RegexAipComparator, 1);
+  } else if (c === '=' || c === ':') return found(RegexAipComparator, 1);
   let end = at + 1;
   while (end < text.length && !isSpace(text[end]) && text[end] !== '(' && text[end] !== ')') end++;
-  return [RegexOther, end - at];
+  return found(RegexOther, end - at);
 }
 
 // The scan -------------------------------------------------------------------------------------
@@ -479,51 +502,65 @@ function regexTokenAt(text: string, at: number, context: RegexContext): [TokenTy
 function scan(text: string, mode: 'aip' | 'regex'): Lexed {
   const tokens: IToken[] = [];
   const errors: LexError[] = [];
+  const regex = mode === 'regex';
   const context: RegexContext = { last: undefined, depth: 0 };
-  const tokenAt = (at: number) =>
-    mode === 'aip' ? aipTokenAt(text, at) : regexTokenAt(text, at, context);
+  let previous: TokenType | undefined;
   let at = 0;
   while (at < text.length) {
     if (isSpaceCode(text.charCodeAt(at))) {
       at++;
       continue;
     }
-    const found = tokenAt(at);
-    if (found === null) {
-      // Drop characters up to the next place where a token or whitespace starts.
-      const start = at;
-      do at++;
-      while (at < text.length && !isSpaceCode(text.charCodeAt(at)) && tokenAt(at) === null);
-      errors.push({ offset: start, length: at - start });
+    const length = regex ? regexTokenAt(text, at, context) : aipTokenAt(text, at);
+    if (length === 0) {
+      at = skipUnknown(text, at, regex, context, errors);
       continue;
     }
-    let tokenType = found[0];
-    const previous = context.last;
-    if (
-      tokenType === LParen &&
-      previous &&
-      CALLABLE.has(previous.tokenType) &&
-      isCallOpen(text, at)
-    ) {
-      tokenType = CallLParen;
-    }
-    const token: IToken = {
-      image: text.slice(at, at + found[1]),
+    let tokenType = matched;
+    if (tokenType === LParen && isCallOpen(text, at, previous)) tokenType = CallLParen;
+    const token = {
+      image: text.slice(at, at + length),
       startOffset: at,
       tokenTypeIdx: tokenType.tokenTypeIdx!,
       tokenType,
     } as IToken;
     tokens.push(token);
-    context.last = token;
-    if (tokenType === RegexLParen) context.depth++;
-    else if (tokenType === RegexRParen) context.depth--;
-    at += found[1];
+    previous = tokenType;
+    if (regex) {
+      context.last = token;
+      if (tokenType === RegexLParen) context.depth++;
+      else if (tokenType === RegexRParen) context.depth--;
+    }
+    at += length;
   }
   return { tokens, errors };
 }
 
-/** Whether the `(` at `at` follows its previous token directly (no space between). */
-const isCallOpen = (text: string, at: number) => !isSpaceCode(text.charCodeAt(at - 1));
+/**
+ * Drops characters from `at` up to the next place where whitespace or a token starts, records
+ * them as one error, and returns where lexing goes on.
+ */
+function skipUnknown(
+  text: string,
+  at: number,
+  regex: boolean,
+  context: RegexContext,
+  errors: LexError[],
+): number {
+  const start = at;
+  do at++;
+  while (
+    at < text.length &&
+    !isSpaceCode(text.charCodeAt(at)) &&
+    (regex ? regexTokenAt(text, at, context) : aipTokenAt(text, at)) === 0
+  );
+  errors.push({ offset: start, length: at - start });
+  return at;
+}
+
+/** Whether the `(` at `at` opens a call: directly after a value's token, with no space between. */
+const isCallOpen = (text: string, at: number, previous: TokenType | undefined) =>
+  previous !== undefined && CALLABLE.has(previous) && !isSpaceCode(text.charCodeAt(at - 1));
 
 /**
  * The filter lexer: `tokenize(text, mode)` gives every token and every run of characters that
