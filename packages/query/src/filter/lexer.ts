@@ -188,8 +188,8 @@ export interface Lexed {
 
 const NON_ASCII_SPACE = /\s/;
 
-/** Whether a character code matches JavaScript's `\s`. */
-function isSpaceCode(code: number): boolean {
+/** Whether a character code matches JavaScript's `\s` (what `String.prototype.trim` removes). */
+export function isSpaceCode(code: number): boolean {
   return code < 128
     ? code === 32 || (code >= 9 && code <= 13)
     : NON_ASCII_SPACE.test(String.fromCharCode(code));

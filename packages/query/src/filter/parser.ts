@@ -74,7 +74,9 @@ const COMPARATORS = new Map<TokenType, Comparator>([
   [Has, ':'],
 ]);
 
-const SEGMENT_KINDS = new Map<TokenType, SegmentKind>([
+/** A segment's kind by its token's `tokenTypeIdx`. */
+const SEGMENT_KINDS: SegmentKind[] = [];
+for (const [type, kind] of [
   [Text, 'text'],
   [StringLiteral, 'string'],
   [NumberLiteral, 'number'],
@@ -84,7 +86,9 @@ const SEGMENT_KINDS = new Map<TokenType, SegmentKind>([
   [And, 'keyword'],
   [Or, 'keyword'],
   [Not, 'keyword'],
-]);
+] as const) {
+  SEGMENT_KINDS[type.tokenTypeIdx!] = kind;
+}
 
 const describe = (token: IToken) =>
   token.tokenType === EOF ? 'the end of the filter' : `'${token.image}'`;
@@ -131,6 +135,9 @@ const isSpace = (c: string | undefined) => {
   const code = c.charCodeAt(0);
   return code < 128 ? code === 32 || (code >= 9 && code <= 13) : /\s/.test(c);
 };
+/** The first occurrence index of a restriction's productions (see `restrictionAt`). */
+const RESTRICTION = 10;
+
 const MIXED_MESSAGE =
   'AIP-160 and regular-expression (eq/ne) filter styles cannot be mixed in one filter';
 
@@ -146,7 +153,7 @@ class FilterParser extends EmbeddedActionsParser {
   private terms = 0;
 
   constructor() {
-    super(allTokens, { recoveryEnabled: false, maxLookahead: 2, errorMessageProvider: messages });
+    super(allTokens, { recoveryEnabled: false, maxLookahead: 1, errorMessageProvider: messages });
     this.performSelfAnalysis();
   }
 
@@ -290,7 +297,7 @@ class FilterParser extends EmbeddedActionsParser {
       },
     },
     { ALT: () => this.SUBRULE(this.composite) },
-    { ALT: () => this.SUBRULE(this.restriction) },
+    { ALT: () => this.restrictionAt() },
   ];
 
   private term = this.RULE('term', (): ExpressionNode => this.OR(this.termAlts));
@@ -316,13 +323,22 @@ class FilterParser extends EmbeddedActionsParser {
     });
   });
 
-  private restriction = this.RULE('restriction', (): RestrictionNode => {
-    const comparable = this.SUBRULE(this.comparable);
+  private restriction = this.RULE('restriction', (): RestrictionNode => this.restrictionAt());
+
+  /**
+   * `comparable [comparator arg]`, written once and used by two rules: `restriction` and, in
+   * its last alternative, `term` (where a restriction is the common case), so that the common
+   * path does not pay a rule call for it. Chevrotain tells its productions apart by occurrence
+   * index within a rule: this body uses indexes from {@link RESTRICTION} up, which no other
+   * production of either rule uses.
+   */
+  private restrictionAt(): RestrictionNode {
+    const comparable = this.comparableAt(RESTRICTION + 1);
     let comparator: IToken | undefined;
     let arg: ArgNode | undefined;
-    this.OPTION(() => {
-      comparator = this.CONSUME(ComparatorToken);
-      arg = this.OR2(this.restrictionArgAlts);
+    this.option(RESTRICTION, () => {
+      comparator = this.consume(RESTRICTION, ComparatorToken);
+      arg = this.or(RESTRICTION, this.restrictionArgAlts);
     });
     return this.ACTION(() => {
       const end = arg ? arg.span.end : comparable.span.end;
@@ -338,12 +354,12 @@ class FilterParser extends EmbeddedActionsParser {
         span,
       };
     });
-  });
+  }
 
-  /** `arg` inlined into `restriction` (occurrence 2 of `comparable` there). */
+  /** `arg` inlined into a restriction (the second comparable there). */
   private readonly restrictionArgAlts: IOrAlt<ArgNode>[] = [
-    { ALT: () => this.SUBRULE(this.composite) },
-    { ALT: () => this.SUBRULE2(this.comparable) },
+    { ALT: () => this.subrule(RESTRICTION, this.composite) },
+    { ALT: () => this.comparableAt(RESTRICTION + 2) },
   ];
 
   /** A function call's argument. */
@@ -353,14 +369,20 @@ class FilterParser extends EmbeddedActionsParser {
     { ALT: () => this.SUBRULE(this.comparable) },
   ];
 
-  /** A member `a.b.c`, or a call `a.b.f(x)` when `(` follows the name with no space. */
-  private comparable = this.RULE('comparable', (): ComparableNode => {
-    const first = this.CONSUME(Value);
+  private comparable = this.RULE('comparable', (): ComparableNode => this.comparableAt(1));
+
+  /**
+   * A member `a.b.c`, or a call `a.b.f(x)` when `(` follows the name with no space: the
+   * `comparable` rule's body, also inlined into a restriction twice. Its productions use the
+   * occurrence indexes `k` and `k + 4`.
+   */
+  private comparableAt(k: number): ComparableNode {
+    const first = this.consume(k, Value);
     const segments = [this.ACTION(() => this.segment(first))];
-    this.MANY(() => {
-      const dot = this.CONSUME(Dot);
+    this.many(k, () => {
+      const dot = this.consume(k, Dot);
       // After a dot: a value, or a keyword used as a field name (`a.AND`).
-      const fieldToken = this.CONSUME(FieldName);
+      const fieldToken = this.consume(k, FieldName);
       this.ACTION(() => {
         const field = this.segment(fieldToken);
         if (this.spaceBefore(dot) || this.spaceAfter(dot)) {
@@ -374,34 +396,22 @@ class FilterParser extends EmbeddedActionsParser {
       });
     });
     let call: CallNode | undefined;
-    this.OPTION({
-      DEF: () => {
-        const open = this.CONSUME(CallLParen);
-        this.ACTION(() => this.enter(open));
-        const args: ArgNode[] = [];
-        this.OPTION2(() => {
-          args.push(this.SUBRULE(this.arg));
-          this.MANY2(() => {
-            this.CONSUME(Comma);
-            args.push(this.SUBRULE2(this.arg));
-          });
+    this.option(k, () => {
+      const open = this.consume(k, CallLParen);
+      this.ACTION(() => this.enter(open));
+      const args: ArgNode[] = [];
+      this.option(k + 4, () => {
+        args.push(this.subrule(k, this.arg));
+        this.many(k + 4, () => {
+          this.consume(k, Comma);
+          args.push(this.subrule(k + 4, this.arg));
         });
-        const close = this.CONSUME(RParen);
-        this.ACTION(() => {
-          this.depth--;
-          for (const s of segments) {
-            if (s.kind !== 'text' && s.kind !== 'keyword') {
-              this.fail('unexpected_token', 'a function name must be plain text', s.span);
-            }
-          }
-          call = {
-            type: 'call',
-            name: segments,
-            args,
-            span: { start: segments[0]!.span.start, end: close.startOffset + 1 },
-          };
-        });
-      },
+      });
+      const close = this.consume(k, RParen);
+      this.ACTION(() => {
+        this.depth--;
+        call = this.callOf(segments, args, close);
+      });
     });
     return this.ACTION(
       () =>
@@ -411,7 +421,21 @@ class FilterParser extends EmbeddedActionsParser {
           span: join(segments[0]!, segments[segments.length - 1]!),
         },
     );
-  });
+  }
+
+  private callOf(segments: Segment[], args: ArgNode[], close: IToken): CallNode {
+    for (const s of segments) {
+      if (s.kind !== 'text' && s.kind !== 'keyword') {
+        this.fail('unexpected_token', 'a function name must be plain text', s.span);
+      }
+    }
+    return {
+      type: 'call',
+      name: segments,
+      args,
+      span: { start: segments[0]!.span.start, end: close.startOffset + 1 },
+    };
+  }
 
   private segment(token: IToken): Segment {
     const span = spanOf(token);
@@ -424,9 +448,10 @@ class FilterParser extends EmbeddedActionsParser {
         this.source,
       );
     }
-    const kind = SEGMENT_KINDS.get(token.tokenType)!;
+    const kind = SEGMENT_KINDS[token.tokenTypeIdx]!;
     if (kind === 'string') {
-      return { kind, ...decodeString(token.image, token.startOffset, this.source), span };
+      const { value, literalStars } = decodeString(token.image, token.startOffset, this.source);
+      return { kind, value, literalStars, span };
     }
     const literalStars: number[] = [];
     let value = token.image;
