@@ -145,6 +145,10 @@ const MIXED_MESSAGE =
  * The Chevrotain parser for both filter languages. One instance is reused for every parse
  * (construction and self-analysis cost about 1.5 ms); it is not re-entrant, which is fine in
  * single-threaded JavaScript because nothing inside a parse starts another parse.
+ *
+ * The semantic actions are plain code behind `if (this.RECORDING_PHASE)` (Chevrotain runs every
+ * rule once while recording the grammar, with placeholder tokens) rather than `ACTION(() => …)`,
+ * which costs a closure per action per parse.
  */
 class FilterParser extends EmbeddedActionsParser {
   private source = '';
@@ -211,14 +215,11 @@ class FilterParser extends EmbeddedActionsParser {
     const operands = [this.SUBRULE(this.sequence)];
     this.MANY(() => {
       const and = this.CONSUME(And);
-      this.ACTION(() => this.requireSpaceAround(and));
+      if (!this.RECORDING_PHASE) this.requireSpaceAround(and);
       operands.push(this.SUBRULE2(this.sequence));
     });
-    return this.ACTION(() =>
-      operands.length === 1
-        ? operands[0]!
-        : { type: 'and', operands, span: join(operands[0]!, operands[operands.length - 1]!) },
-    );
+    if (this.RECORDING_PHASE || operands.length === 1) return operands[0]!;
+    return { type: 'and', operands, span: join(operands[0]!, operands[operands.length - 1]!) };
   });
 
   /**
@@ -229,26 +230,25 @@ class FilterParser extends EmbeddedActionsParser {
     const first = [this.SUBRULE2(this.term)];
     this.MANY2(() => {
       const or = this.CONSUME2(Or);
-      this.ACTION(() => this.requireSpaceAround(or));
+      if (!this.RECORDING_PHASE) this.requireSpaceAround(or);
       first.push(this.SUBRULE3(this.term));
     });
-    const operands = [this.ACTION(() => orOf(first))];
+    const operands = [this.RECORDING_PHASE ? first[0]! : orOf(first)];
     this.MANY(() => {
-      this.ACTION(() => this.requireSeparation(this.LA(0), this.LA(1)));
+      if (!this.RECORDING_PHASE) this.requireSeparation(this.LA(0), this.LA(1));
       const factor = [this.SUBRULE4(this.term)];
       this.MANY3(() => {
         const or = this.CONSUME3(Or);
-        this.ACTION(() => this.requireSpaceAround(or));
+        if (!this.RECORDING_PHASE) this.requireSpaceAround(or);
         factor.push(this.SUBRULE5(this.term));
       });
-      operands.push(this.ACTION(() => orOf(factor)));
+      operands.push(this.RECORDING_PHASE ? factor[0]! : orOf(factor));
     });
-    return this.ACTION(() => {
-      this.rejectRegexTerms(operands);
-      return operands.length === 1
-        ? operands[0]!
-        : { type: 'sequence', operands, span: join(operands[0]!, operands[operands.length - 1]!) };
-    });
+    if (this.RECORDING_PHASE) return operands[0]!;
+    this.rejectRegexTerms(operands);
+    return operands.length === 1
+      ? operands[0]!
+      : { type: 'sequence', operands, span: join(operands[0]!, operands[operands.length - 1]!) };
   });
 
   // Alternatives are built once, as fields, rather than on every call (Chevrotain's performance
@@ -262,38 +262,36 @@ class FilterParser extends EmbeddedActionsParser {
       ALT: () => {
         const not = this.CONSUME(Not);
         const operand = this.SUBRULE(this.simple);
-        return this.ACTION(() => {
-          if (!this.spaceAfter(not)) {
-            this.fail('missing_whitespace', 'NOT must be followed by whitespace', spanOf(not));
-          }
-          return {
-            type: 'not',
-            operand,
-            syntax: 'NOT',
-            span: { start: not.startOffset, end: operand.span.end },
-          };
-        });
+        if (this.RECORDING_PHASE) return operand;
+        if (!this.spaceAfter(not)) {
+          this.fail('missing_whitespace', 'NOT must be followed by whitespace', spanOf(not));
+        }
+        return {
+          type: 'not',
+          operand,
+          syntax: 'NOT',
+          span: { start: not.startOffset, end: operand.span.end },
+        };
       },
     },
     {
       ALT: () => {
         const minus = this.CONSUME(Minus);
         const operand = this.SUBRULE2(this.simple);
-        return this.ACTION(() => {
-          if (this.spaceAfter(minus)) {
-            this.fail(
-              'unexpected_token',
-              "'-' negates the term written directly after it; remove the space or write NOT",
-              spanOf(minus),
-            );
-          }
-          return {
-            type: 'not',
-            operand,
-            syntax: '-',
-            span: { start: minus.startOffset, end: operand.span.end },
-          };
-        });
+        if (this.RECORDING_PHASE) return operand;
+        if (this.spaceAfter(minus)) {
+          this.fail(
+            'unexpected_token',
+            "'-' negates the term written directly after it; remove the space or write NOT",
+            spanOf(minus),
+          );
+        }
+        return {
+          type: 'not',
+          operand,
+          syntax: '-',
+          span: { start: minus.startOffset, end: operand.span.end },
+        };
       },
     },
     { ALT: () => this.SUBRULE(this.composite) },
@@ -310,17 +308,16 @@ class FilterParser extends EmbeddedActionsParser {
 
   private composite = this.RULE('composite', (): CompositeNode => {
     const open = this.CONSUME(LParen);
-    this.ACTION(() => this.enter(open));
+    if (!this.RECORDING_PHASE) this.enter(open);
     const expression = this.SUBRULE(this.aipFilter);
     const close = this.CONSUME(RParen);
-    return this.ACTION(() => {
-      this.depth--;
-      return {
-        type: 'composite',
-        expression,
-        span: { start: open.startOffset, end: close.startOffset + 1 },
-      };
-    });
+    if (this.RECORDING_PHASE) return undefined as never;
+    this.depth--;
+    return {
+      type: 'composite',
+      expression,
+      span: { start: open.startOffset, end: close.startOffset + 1 },
+    };
   });
 
   private restriction = this.RULE('restriction', (): RestrictionNode => this.restrictionAt());
@@ -340,20 +337,19 @@ class FilterParser extends EmbeddedActionsParser {
       comparator = this.consume(RESTRICTION, ComparatorToken);
       arg = this.or(RESTRICTION, this.restrictionArgAlts);
     });
-    return this.ACTION(() => {
-      const end = arg ? arg.span.end : comparable.span.end;
-      const span = { start: comparable.span.start, end };
-      this.countTerm(span);
-      if (!comparator || !arg) return { type: 'restriction', comparable, span };
-      return {
-        type: 'restriction',
-        comparable,
-        comparator: COMPARATORS.get(comparator.tokenType)!,
-        comparatorSpan: spanOf(comparator),
-        arg,
-        span,
-      };
-    });
+    if (this.RECORDING_PHASE) return undefined as never;
+    const end = arg ? arg.span.end : comparable.span.end;
+    const span = { start: comparable.span.start, end };
+    this.countTerm(span);
+    if (!comparator || !arg) return { type: 'restriction', comparable, span };
+    return {
+      type: 'restriction',
+      comparable,
+      comparator: COMPARATORS.get(comparator.tokenType)!,
+      comparatorSpan: spanOf(comparator),
+      arg,
+      span,
+    };
   }
 
   /** `arg` inlined into a restriction (the second comparable there). */
@@ -378,27 +374,26 @@ class FilterParser extends EmbeddedActionsParser {
    */
   private comparableAt(k: number): ComparableNode {
     const first = this.consume(k, Value);
-    const segments = [this.ACTION(() => this.segment(first))];
+    const segments = this.RECORDING_PHASE ? [] : [this.segment(first)];
     this.many(k, () => {
       const dot = this.consume(k, Dot);
       // After a dot: a value, or a keyword used as a field name (`a.AND`).
       const fieldToken = this.consume(k, FieldName);
-      this.ACTION(() => {
-        const field = this.segment(fieldToken);
-        if (this.spaceBefore(dot) || this.spaceAfter(dot)) {
-          this.fail(
-            'unexpected_token',
-            "no space is allowed around '.' in a field path",
-            spanOf(dot),
-          );
-        }
-        segments.push(field);
-      });
+      if (this.RECORDING_PHASE) return;
+      const field = this.segment(fieldToken);
+      if (this.spaceBefore(dot) || this.spaceAfter(dot)) {
+        this.fail(
+          'unexpected_token',
+          "no space is allowed around '.' in a field path",
+          spanOf(dot),
+        );
+      }
+      segments.push(field);
     });
     let call: CallNode | undefined;
     this.option(k, () => {
       const open = this.consume(k, CallLParen);
-      this.ACTION(() => this.enter(open));
+      if (!this.RECORDING_PHASE) this.enter(open);
       const args: ArgNode[] = [];
       this.option(k + 4, () => {
         args.push(this.subrule(k, this.arg));
@@ -408,18 +403,13 @@ class FilterParser extends EmbeddedActionsParser {
         });
       });
       const close = this.consume(k, RParen);
-      this.ACTION(() => {
-        this.depth--;
-        call = this.callOf(segments, args, close);
-      });
+      if (this.RECORDING_PHASE) return;
+      this.depth--;
+      call = this.callOf(segments, args, close);
     });
-    return this.ACTION(
-      () =>
-        call ?? {
-          type: 'member',
-          segments,
-          span: join(segments[0]!, segments[segments.length - 1]!),
-        },
+    if (this.RECORDING_PHASE) return undefined as never;
+    return (
+      call ?? { type: 'member', segments, span: join(segments[0]!, segments[segments.length - 1]!) }
     );
   }
 
@@ -529,29 +519,29 @@ class FilterParser extends EmbeddedActionsParser {
     const open = this.CONSUME(RegexLParen);
     const term = this.SUBRULE(this.regexTerm);
     const close = this.CONSUME(RegexRParen);
-    return this.ACTION(() => ({
+    if (this.RECORDING_PHASE) return term;
+    return {
       ...term,
       parenthesized: true,
       span: { start: open.startOffset, end: close.startOffset + 1 },
-    }));
+    };
   });
 
   private regexTerm = this.RULE('regexTerm', (): RegexTermNode => {
     const field = this.CONSUME(RegexField);
     const operator = this.CONSUME(RegexOperator);
     const literal = this.CONSUME(RegexLiteral);
-    return this.ACTION(() => {
-      const span = { start: field.startOffset, end: literal.startOffset + literal.image.length };
-      this.countTerm(span);
-      return {
-        type: 'regexTerm',
-        field: this.regexField(field),
-        operator: operator.image as 'eq' | 'ne',
-        pattern: this.regexPattern(literal),
-        parenthesized: false,
-        span,
-      };
-    });
+    if (this.RECORDING_PHASE) return undefined as never;
+    const span = { start: field.startOffset, end: literal.startOffset + literal.image.length };
+    this.countTerm(span);
+    return {
+      type: 'regexTerm',
+      field: this.regexField(field),
+      operator: operator.image as 'eq' | 'ne',
+      pattern: this.regexPattern(literal),
+      parenthesized: false,
+      span,
+    };
   });
 
   private regexField(token: IToken): MemberNode {
