@@ -223,28 +223,28 @@ class FilterParser extends EmbeddedActionsParser {
   });
 
   /**
-   * The EBNF's `sequence` with its `factor`s (`term {OR term}`) inlined: the first factor, then
-   * the others, each its own occurrences of the same productions.
+   * The EBNF's `sequence` with its `factor`s (`term {OR term}`) inlined, as one loop: each term
+   * after the first joins the current factor when `OR` comes before it, and starts the next
+   * factor when only whitespace does (one repetition, and one lookahead when the sequence is a
+   * single term, where a loop per factor took two).
    */
   private sequence = this.RULE('sequence', (): ExpressionNode => {
-    const first = [this.SUBRULE2(this.term)];
-    this.MANY2(() => {
-      const or = this.CONSUME2(Or);
-      if (!this.RECORDING_PHASE) this.requireSpaceAround(or);
-      first.push(this.SUBRULE3(this.term));
-    });
-    const operands = [this.RECORDING_PHASE ? first[0]! : orOf(first)];
+    let factor = [this.SUBRULE(this.term)];
+    const operands: ExpressionNode[] = [];
     this.MANY(() => {
-      if (!this.RECORDING_PHASE) this.requireSeparation(this.LA(0), this.LA(1));
-      const factor = [this.SUBRULE4(this.term)];
-      this.MANY3(() => {
-        const or = this.CONSUME3(Or);
-        if (!this.RECORDING_PHASE) this.requireSpaceAround(or);
-        factor.push(this.SUBRULE5(this.term));
-      });
-      operands.push(this.RECORDING_PHASE ? factor[0]! : orOf(factor));
+      const or = this.OPTION(() => this.CONSUME(Or));
+      if (!this.RECORDING_PHASE) {
+        if (or) this.requireSpaceAround(or);
+        else {
+          this.requireSeparation(this.LA(0), this.LA(1));
+          operands.push(orOf(factor));
+          factor = [];
+        }
+      }
+      factor.push(this.SUBRULE2(this.term));
     });
-    if (this.RECORDING_PHASE) return operands[0]!;
+    if (this.RECORDING_PHASE) return factor[0]!;
+    operands.push(orOf(factor));
     this.rejectRegexTerms(operands);
     return operands.length === 1
       ? operands[0]!
