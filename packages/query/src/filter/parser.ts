@@ -675,9 +675,14 @@ export function parseFilter(source: string, options: ParseOptions = {}): FilterA
     }
     throw error;
   } finally {
-    parser.input = [];
+    // A large token array is released at once; a small one stays until the next parse resets
+    // the parser (a second reset per parse cost as much as lexing a short filter).
+    if (lexed.tokens.length > RETAINED_TOKENS) parser.input = [];
   }
 }
+
+/** The most tokens the parser may keep referring to between parses. */
+const RETAINED_TOKENS = 64;
 
 function resolveLimits(overrides: Partial<FilterLimits>): FilterLimits {
   const limits = { ...DEFAULT_FILTER_LIMITS, ...overrides };
