@@ -1,4 +1,5 @@
 import type { FilterStyle } from './ast.js';
+import { isSpaceCode } from './lexer.js';
 
 // `field eq …` / `(field ne …`: the shape that selects Compute Engine's regex style. It must be
 // recognised up front, because `name eq abc.*` is also a valid AIP-160 sequence of three values.
@@ -17,6 +18,10 @@ const REGEX_STYLE =
  * ```
  */
 export function detectFilterStyle(filter: string): FilterStyle {
-  if (filter.trim() === '') return 'empty';
+  let at = 0;
+  while (at < filter.length && isSpaceCode(filter.charCodeAt(at))) at++;
+  if (at === filter.length) return 'empty';
+  // Most filters have no `eq` or `ne` at all: two scans for them are cheaper than the pattern.
+  if (!filter.includes('eq') && !filter.includes('ne')) return 'aip-160';
   return REGEX_STYLE.test(filter) ? 'regex' : 'aip-160';
 }

@@ -27,10 +27,13 @@ import { detectFilterStyle } from './detect-style.js';
 import {
   And,
   allTokens,
+  CallLParen,
   Comma,
+  ComparatorToken,
   Dot,
   DurationLiteral,
   Equals,
+  FieldName,
   filterLexer,
   GreaterEquals,
   GreaterThan,
@@ -47,16 +50,16 @@ import {
   RegexAipComparator,
   RegexAipKeyword,
   RegexField,
+  RegexLiteral,
   RegexLParen,
   RegexOperator,
-  RegexQuoted,
   RegexRParen,
-  RegexUnquoted,
   RParen,
   StringLiteral,
   Text,
   Timestamp,
   UnterminatedString,
+  Value,
 } from './lexer.js';
 import { DEFAULT_FILTER_LIMITS, type FilterLimits, MAX_FILTER_DEPTH } from './limits.js';
 import { decodeString } from './unescape.js';
@@ -71,7 +74,9 @@ const COMPARATORS = new Map<TokenType, Comparator>([
   [Has, ':'],
 ]);
 
-const SEGMENT_KINDS = new Map<TokenType, SegmentKind>([
+/** A segment's kind by its token's `tokenTypeIdx`. */
+const SEGMENT_KINDS: SegmentKind[] = [];
+for (const [type, kind] of [
   [Text, 'text'],
   [StringLiteral, 'string'],
   [NumberLiteral, 'number'],
@@ -81,7 +86,9 @@ const SEGMENT_KINDS = new Map<TokenType, SegmentKind>([
   [And, 'keyword'],
   [Or, 'keyword'],
   [Not, 'keyword'],
-]);
+] as const) {
+  SEGMENT_KINDS[type.tokenTypeIdx!] = kind;
+}
 
 const describe = (token: IToken) =>
   token.tokenType === EOF ? 'the end of the filter' : `'${token.image}'`;
@@ -100,6 +107,7 @@ const messages: IParserErrorMessageProvider = {
 function expectedList(paths: TokenType[][]): string {
   const firsts = [...new Set(paths.map((p) => p[0]).filter((t) => t !== undefined))];
   const values = new Set<TokenType>([
+    Value,
     Text,
     StringLiteral,
     UnterminatedString,
@@ -127,6 +135,9 @@ const isSpace = (c: string | undefined) => {
   const code = c.charCodeAt(0);
   return code < 128 ? code === 32 || (code >= 9 && code <= 13) : /\s/.test(c);
 };
+/** The first occurrence index of a restriction's productions (see `restrictionAt`). */
+const RESTRICTION = 10;
+
 const MIXED_MESSAGE =
   'AIP-160 and regular-expression (eq/ne) filter styles cannot be mixed in one filter';
 
@@ -134,6 +145,10 @@ const MIXED_MESSAGE =
  * The Chevrotain parser for both filter languages. One instance is reused for every parse
  * (construction and self-analysis cost about 1.5 ms); it is not re-entrant, which is fine in
  * single-threaded JavaScript because nothing inside a parse starts another parse.
+ *
+ * The semantic actions are plain code behind `if (this.RECORDING_PHASE)` (Chevrotain runs every
+ * rule once while recording the grammar, with placeholder tokens) rather than `ACTION(() => …)`,
+ * which costs a closure per action per parse.
  */
 class FilterParser extends EmbeddedActionsParser {
   private source = '';
@@ -142,7 +157,7 @@ class FilterParser extends EmbeddedActionsParser {
   private terms = 0;
 
   constructor() {
-    super(allTokens, { recoveryEnabled: false, maxLookahead: 2, errorMessageProvider: messages });
+    super(allTokens, { recoveryEnabled: false, maxLookahead: 1, errorMessageProvider: messages });
     this.performSelfAnalysis();
   }
 
@@ -200,44 +215,40 @@ class FilterParser extends EmbeddedActionsParser {
     const operands = [this.SUBRULE(this.sequence)];
     this.MANY(() => {
       const and = this.CONSUME(And);
-      this.ACTION(() => this.requireSpaceAround(and));
+      if (!this.RECORDING_PHASE) this.requireSpaceAround(and);
       operands.push(this.SUBRULE2(this.sequence));
     });
-    return this.ACTION(() =>
-      operands.length === 1
-        ? operands[0]!
-        : { type: 'and', operands, span: join(operands[0]!, operands[operands.length - 1]!) },
-    );
+    if (this.RECORDING_PHASE || operands.length === 1) return operands[0]!;
+    return { type: 'and', operands, span: join(operands[0]!, operands[operands.length - 1]!) };
   });
 
   /**
-   * The EBNF's `sequence` with its `factor`s (`term {OR term}`) inlined: the first factor, then
-   * the others, each its own occurrences of the same productions.
+   * The EBNF's `sequence` with its `factor`s (`term {OR term}`) inlined, as one loop: each term
+   * after the first joins the current factor when `OR` comes before it, and starts the next
+   * factor when only whitespace does (one repetition, and one lookahead when the sequence is a
+   * single term, where a loop per factor took two).
    */
   private sequence = this.RULE('sequence', (): ExpressionNode => {
-    const first = [this.SUBRULE2(this.term)];
-    this.MANY2(() => {
-      const or = this.CONSUME2(Or);
-      this.ACTION(() => this.requireSpaceAround(or));
-      first.push(this.SUBRULE3(this.term));
-    });
-    const operands = [this.ACTION(() => orOf(first))];
+    let factor = [this.SUBRULE(this.term)];
+    const operands: ExpressionNode[] = [];
     this.MANY(() => {
-      this.ACTION(() => this.requireSeparation(this.LA(0), this.LA(1)));
-      const factor = [this.SUBRULE4(this.term)];
-      this.MANY3(() => {
-        const or = this.CONSUME3(Or);
-        this.ACTION(() => this.requireSpaceAround(or));
-        factor.push(this.SUBRULE5(this.term));
-      });
-      operands.push(this.ACTION(() => orOf(factor)));
+      const or = this.OPTION(() => this.CONSUME(Or));
+      if (!this.RECORDING_PHASE) {
+        if (or) this.requireSpaceAround(or);
+        else {
+          this.requireSeparation(this.LA(0), this.LA(1));
+          operands.push(orOf(factor));
+          factor = [];
+        }
+      }
+      factor.push(this.SUBRULE2(this.term));
     });
-    return this.ACTION(() => {
-      this.rejectRegexTerms(operands);
-      return operands.length === 1
-        ? operands[0]!
-        : { type: 'sequence', operands, span: join(operands[0]!, operands[operands.length - 1]!) };
-    });
+    if (this.RECORDING_PHASE) return factor[0]!;
+    operands.push(orOf(factor));
+    this.rejectRegexTerms(operands);
+    return operands.length === 1
+      ? operands[0]!
+      : { type: 'sequence', operands, span: join(operands[0]!, operands[operands.length - 1]!) };
   });
 
   // Alternatives are built once, as fields, rather than on every call (Chevrotain's performance
@@ -251,42 +262,40 @@ class FilterParser extends EmbeddedActionsParser {
       ALT: () => {
         const not = this.CONSUME(Not);
         const operand = this.SUBRULE(this.simple);
-        return this.ACTION(() => {
-          if (!this.spaceAfter(not)) {
-            this.fail('missing_whitespace', 'NOT must be followed by whitespace', spanOf(not));
-          }
-          return {
-            type: 'not',
-            operand,
-            syntax: 'NOT',
-            span: { start: not.startOffset, end: operand.span.end },
-          };
-        });
+        if (this.RECORDING_PHASE) return operand;
+        if (!this.spaceAfter(not)) {
+          this.fail('missing_whitespace', 'NOT must be followed by whitespace', spanOf(not));
+        }
+        return {
+          type: 'not',
+          operand,
+          syntax: 'NOT',
+          span: { start: not.startOffset, end: operand.span.end },
+        };
       },
     },
     {
       ALT: () => {
         const minus = this.CONSUME(Minus);
         const operand = this.SUBRULE2(this.simple);
-        return this.ACTION(() => {
-          if (this.spaceAfter(minus)) {
-            this.fail(
-              'unexpected_token',
-              "'-' negates the term written directly after it; remove the space or write NOT",
-              spanOf(minus),
-            );
-          }
-          return {
-            type: 'not',
-            operand,
-            syntax: '-',
-            span: { start: minus.startOffset, end: operand.span.end },
-          };
-        });
+        if (this.RECORDING_PHASE) return operand;
+        if (this.spaceAfter(minus)) {
+          this.fail(
+            'unexpected_token',
+            "'-' negates the term written directly after it; remove the space or write NOT",
+            spanOf(minus),
+          );
+        }
+        return {
+          type: 'not',
+          operand,
+          syntax: '-',
+          span: { start: minus.startOffset, end: operand.span.end },
+        };
       },
     },
     { ALT: () => this.SUBRULE(this.composite) },
-    { ALT: () => this.SUBRULE(this.restriction) },
+    { ALT: () => this.restrictionAt() },
   ];
 
   private term = this.RULE('term', (): ExpressionNode => this.OR(this.termAlts));
@@ -299,57 +308,54 @@ class FilterParser extends EmbeddedActionsParser {
 
   private composite = this.RULE('composite', (): CompositeNode => {
     const open = this.CONSUME(LParen);
-    this.ACTION(() => this.enter(open));
+    if (!this.RECORDING_PHASE) this.enter(open);
     const expression = this.SUBRULE(this.aipFilter);
     const close = this.CONSUME(RParen);
-    return this.ACTION(() => {
-      this.depth--;
-      return {
-        type: 'composite',
-        expression,
-        span: { start: open.startOffset, end: close.startOffset + 1 },
-      };
-    });
+    if (this.RECORDING_PHASE) return undefined as never;
+    this.depth--;
+    return {
+      type: 'composite',
+      expression,
+      span: { start: open.startOffset, end: close.startOffset + 1 },
+    };
   });
 
-  private restriction = this.RULE('restriction', (): RestrictionNode => {
-    const comparable = this.SUBRULE(this.comparable);
+  private restriction = this.RULE('restriction', (): RestrictionNode => this.restrictionAt());
+
+  /**
+   * `comparable [comparator arg]`, written once and used by two rules: `restriction` and, in
+   * its last alternative, `term` (where a restriction is the common case), so that the common
+   * path does not pay a rule call for it. Chevrotain tells its productions apart by occurrence
+   * index within a rule: this body uses indexes from {@link RESTRICTION} up, which no other
+   * production of either rule uses.
+   */
+  private restrictionAt(): RestrictionNode {
+    const comparable = this.comparableAt(RESTRICTION + 1);
     let comparator: IToken | undefined;
     let arg: ArgNode | undefined;
-    this.OPTION(() => {
-      comparator = this.OR(this.comparatorAlts);
-      arg = this.OR2(this.restrictionArgAlts);
+    this.option(RESTRICTION, () => {
+      comparator = this.consume(RESTRICTION, ComparatorToken);
+      arg = this.or(RESTRICTION, this.restrictionArgAlts);
     });
-    return this.ACTION(() => {
-      const end = arg ? arg.span.end : comparable.span.end;
-      const span = { start: comparable.span.start, end };
-      this.countTerm(span);
-      if (!comparator || !arg) return { type: 'restriction', comparable, span };
-      return {
-        type: 'restriction',
-        comparable,
-        comparator: COMPARATORS.get(comparator.tokenType)!,
-        comparatorSpan: spanOf(comparator),
-        arg,
-        span,
-      };
-    });
-  });
+    if (this.RECORDING_PHASE) return undefined as never;
+    const end = arg ? arg.span.end : comparable.span.end;
+    const span = { start: comparable.span.start, end };
+    this.countTerm(span);
+    if (!comparator || !arg) return { type: 'restriction', comparable, span };
+    return {
+      type: 'restriction',
+      comparable,
+      comparator: COMPARATORS.get(comparator.tokenType)!,
+      comparatorSpan: spanOf(comparator),
+      arg,
+      span,
+    };
+  }
 
-  private readonly comparatorAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME(LessEquals) },
-    { ALT: () => this.CONSUME(GreaterEquals) },
-    { ALT: () => this.CONSUME(NotEquals) },
-    { ALT: () => this.CONSUME(LessThan) },
-    { ALT: () => this.CONSUME(GreaterThan) },
-    { ALT: () => this.CONSUME(Equals) },
-    { ALT: () => this.CONSUME(Has) },
-  ];
-
-  /** `arg` inlined into `restriction` (occurrence 2 of `comparable` there). */
+  /** `arg` inlined into a restriction (the second comparable there). */
   private readonly restrictionArgAlts: IOrAlt<ArgNode>[] = [
-    { ALT: () => this.SUBRULE(this.composite) },
-    { ALT: () => this.SUBRULE2(this.comparable) },
+    { ALT: () => this.subrule(RESTRICTION, this.composite) },
+    { ALT: () => this.comparableAt(RESTRICTION + 2) },
   ];
 
   /** A function call's argument. */
@@ -359,91 +365,67 @@ class FilterParser extends EmbeddedActionsParser {
     { ALT: () => this.SUBRULE(this.comparable) },
   ];
 
-  /** A member `a.b.c`, or a call `a.b.f(x)` when `(` follows the name with no space. */
-  private comparable = this.RULE('comparable', (): ComparableNode => {
-    const first = this.OR(this.valueAlts);
-    const segments = [this.ACTION(() => this.segment(first))];
-    this.MANY(() => {
-      const dot = this.CONSUME(Dot);
+  private comparable = this.RULE('comparable', (): ComparableNode => this.comparableAt(1));
+
+  /**
+   * A member `a.b.c`, or a call `a.b.f(x)` when `(` follows the name with no space: the
+   * `comparable` rule's body, also inlined into a restriction twice. Its productions use the
+   * occurrence indexes `k` and `k + 4`.
+   */
+  private comparableAt(k: number): ComparableNode {
+    const first = this.consume(k, Value);
+    const segments = this.RECORDING_PHASE ? [] : [this.segment(first)];
+    this.many(k, () => {
+      const dot = this.consume(k, Dot);
       // After a dot: a value, or a keyword used as a field name (`a.AND`).
-      const fieldToken = this.OR2(this.fieldAlts);
-      this.ACTION(() => {
-        const field = this.segment(fieldToken);
-        if (this.spaceBefore(dot) || this.spaceAfter(dot)) {
-          this.fail(
-            'unexpected_token',
-            "no space is allowed around '.' in a field path",
-            spanOf(dot),
-          );
-        }
-        segments.push(field);
-      });
+      const fieldToken = this.consume(k, FieldName);
+      if (this.RECORDING_PHASE) return;
+      const field = this.segment(fieldToken);
+      if (this.spaceBefore(dot) || this.spaceAfter(dot)) {
+        this.fail(
+          'unexpected_token',
+          "no space is allowed around '.' in a field path",
+          spanOf(dot),
+        );
+      }
+      segments.push(field);
     });
     let call: CallNode | undefined;
-    this.OPTION({
-      GATE: () => !this.spaceBefore(this.LA(1)),
-      DEF: () => {
-        const open = this.CONSUME(LParen);
-        this.ACTION(() => this.enter(open));
-        const args: ArgNode[] = [];
-        this.OPTION2(() => {
-          args.push(this.SUBRULE(this.arg));
-          this.MANY2(() => {
-            this.CONSUME(Comma);
-            args.push(this.SUBRULE2(this.arg));
-          });
+    this.option(k, () => {
+      const open = this.consume(k, CallLParen);
+      if (!this.RECORDING_PHASE) this.enter(open);
+      const args: ArgNode[] = [];
+      this.option(k + 4, () => {
+        args.push(this.subrule(k, this.arg));
+        this.many(k + 4, () => {
+          this.consume(k, Comma);
+          args.push(this.subrule(k + 4, this.arg));
         });
-        const close = this.CONSUME(RParen);
-        this.ACTION(() => {
-          this.depth--;
-          for (const s of segments) {
-            if (s.kind !== 'text' && s.kind !== 'keyword') {
-              this.fail('unexpected_token', 'a function name must be plain text', s.span);
-            }
-          }
-          call = {
-            type: 'call',
-            name: segments,
-            args,
-            span: { start: segments[0]!.span.start, end: close.startOffset + 1 },
-          };
-        });
-      },
+      });
+      const close = this.consume(k, RParen);
+      if (this.RECORDING_PHASE) return;
+      this.depth--;
+      call = this.callOf(segments, args, close);
     });
-    return this.ACTION(
-      () =>
-        call ?? {
-          type: 'member',
-          segments,
-          span: join(segments[0]!, segments[segments.length - 1]!),
-        },
+    if (this.RECORDING_PHASE) return undefined as never;
+    return (
+      call ?? { type: 'member', segments, span: join(segments[0]!, segments[segments.length - 1]!) }
     );
-  });
+  }
 
-  /** The tokens of a value (`value` of the EBNF, inlined into `comparable`). */
-  private readonly valueAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME(Text) },
-    { ALT: () => this.CONSUME(StringLiteral) },
-    { ALT: () => this.CONSUME(NumberLiteral) },
-    { ALT: () => this.CONSUME(DurationLiteral) },
-    { ALT: () => this.CONSUME(Timestamp) },
-    { ALT: () => this.CONSUME(KeywordName) },
-    { ALT: () => this.CONSUME(UnterminatedString) },
-  ];
-
-  /** The tokens of a field after a dot: a value's, or a keyword used as a name. */
-  private readonly fieldAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME2(Text) },
-    { ALT: () => this.CONSUME2(StringLiteral) },
-    { ALT: () => this.CONSUME2(NumberLiteral) },
-    { ALT: () => this.CONSUME2(DurationLiteral) },
-    { ALT: () => this.CONSUME2(Timestamp) },
-    { ALT: () => this.CONSUME2(KeywordName) },
-    { ALT: () => this.CONSUME2(UnterminatedString) },
-    { ALT: () => this.CONSUME(And) },
-    { ALT: () => this.CONSUME(Or) },
-    { ALT: () => this.CONSUME(Not) },
-  ];
+  private callOf(segments: Segment[], args: ArgNode[], close: IToken): CallNode {
+    for (const s of segments) {
+      if (s.kind !== 'text' && s.kind !== 'keyword') {
+        this.fail('unexpected_token', 'a function name must be plain text', s.span);
+      }
+    }
+    return {
+      type: 'call',
+      name: segments,
+      args,
+      span: { start: segments[0]!.span.start, end: close.startOffset + 1 },
+    };
+  }
 
   private segment(token: IToken): Segment {
     const span = spanOf(token);
@@ -456,9 +438,10 @@ class FilterParser extends EmbeddedActionsParser {
         this.source,
       );
     }
-    const kind = SEGMENT_KINDS.get(token.tokenType)!;
+    const kind = SEGMENT_KINDS[token.tokenTypeIdx]!;
     if (kind === 'string') {
-      return { kind, ...decodeString(token.image, token.startOffset, this.source), span };
+      const { value, literalStars } = decodeString(token.image, token.startOffset, this.source);
+      return { kind, value, literalStars, span };
     }
     const literalStars: number[] = [];
     let value = token.image;
@@ -532,38 +515,33 @@ class FilterParser extends EmbeddedActionsParser {
 
   regexFilter = this.RULE('regexFilter', (): RegexTermNode[] => this.OR(this.regexFilterAlts));
 
-  private readonly regexLiteralAlts: IOrAlt<IToken>[] = [
-    { ALT: () => this.CONSUME(RegexQuoted) },
-    { ALT: () => this.CONSUME(RegexUnquoted) },
-  ];
-
   private regexParenthesizedTerm = this.RULE('regexParenthesizedTerm', (): RegexTermNode => {
     const open = this.CONSUME(RegexLParen);
     const term = this.SUBRULE(this.regexTerm);
     const close = this.CONSUME(RegexRParen);
-    return this.ACTION(() => ({
+    if (this.RECORDING_PHASE) return term;
+    return {
       ...term,
       parenthesized: true,
       span: { start: open.startOffset, end: close.startOffset + 1 },
-    }));
+    };
   });
 
   private regexTerm = this.RULE('regexTerm', (): RegexTermNode => {
     const field = this.CONSUME(RegexField);
     const operator = this.CONSUME(RegexOperator);
-    const literal = this.OR(this.regexLiteralAlts);
-    return this.ACTION(() => {
-      const span = { start: field.startOffset, end: literal.startOffset + literal.image.length };
-      this.countTerm(span);
-      return {
-        type: 'regexTerm',
-        field: this.regexField(field),
-        operator: operator.image as 'eq' | 'ne',
-        pattern: this.regexPattern(literal),
-        parenthesized: false,
-        span,
-      };
-    });
+    const literal = this.CONSUME(RegexLiteral);
+    if (this.RECORDING_PHASE) return undefined as never;
+    const span = { start: field.startOffset, end: literal.startOffset + literal.image.length };
+    this.countTerm(span);
+    return {
+      type: 'regexTerm',
+      field: this.regexField(field),
+      operator: operator.image as 'eq' | 'ne',
+      pattern: this.regexPattern(literal),
+      parenthesized: false,
+      span,
+    };
   });
 
   private regexField(token: IToken): MemberNode {
@@ -697,9 +675,14 @@ export function parseFilter(source: string, options: ParseOptions = {}): FilterA
     }
     throw error;
   } finally {
-    parser.input = [];
+    // A large token array is released at once; a small one stays until the next parse resets
+    // the parser (a second reset per parse cost as much as lexing a short filter).
+    if (lexed.tokens.length > RETAINED_TOKENS) parser.input = [];
   }
 }
+
+/** The most tokens the parser may keep referring to between parses. */
+const RETAINED_TOKENS = 64;
 
 function resolveLimits(overrides: Partial<FilterLimits>): FilterLimits {
   const limits = { ...DEFAULT_FILTER_LIMITS, ...overrides };

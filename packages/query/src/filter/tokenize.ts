@@ -82,6 +82,7 @@ const KIND_BY_TOKEN: Readonly<Record<string, FilterTokenKind>> = {
   Equals: 'operator',
   Has: 'operator',
   LParen: 'punctuation',
+  CallLParen: 'punctuation',
   RParen: 'punctuation',
   Comma: 'punctuation',
   Dot: 'punctuation',

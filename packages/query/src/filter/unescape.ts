@@ -30,6 +30,7 @@ export interface DecodedString {
  * `offset` is where `raw` starts in `source`, so errors point at the bad escape.
  */
 export function decodeString(raw: string, offset: number, source: string): DecodedString {
+  if (!raw.includes('\\')) return { value: raw.slice(1, -1), literalStars: [] };
   let value = '';
   const literalStars: number[] = [];
   const body = raw.slice(1, -1);
