@@ -93,7 +93,7 @@ export async function openPgliteDatabase(
     // In-process: BEGIN and COMMIT cost no round trip, so one statement is a transaction of one.
     statement: (text, params = []) => database.transaction((tx) => tx.query(text, params)),
     // PGlite's exec runs the text as one simple query, under the same time limit as a statement.
-    batch: (statements, settings = {}) => {
+    batch: async (statements, settings = {}) => {
       const text = batchText(statements);
       return serially(async () =>
         (await running()).script(text, settings.statementTimeoutMs ?? defaultTimeoutMs),

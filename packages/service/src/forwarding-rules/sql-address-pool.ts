@@ -28,6 +28,7 @@ const FREED_READ = 16;
 export interface AddressChoice {
   readonly address: string;
   readonly kind: AddressPoolKind;
+  readonly index?: number;
   readonly dropFreedTo?: number;
   readonly cursor?: number;
   readonly recorded: boolean;
@@ -89,7 +90,8 @@ export async function chooseFreeAddress(
   const released = (freed ?? []).map((r) => ({ index: Number(r.pool_index), inUse: !!r.in_use }));
   const free = released.find((r) => !r.inUse);
   if (free) {
-    return { address: addressAt(kind, free.index), kind, dropFreedTo: free.index, recorded: false };
+    const { index } = free;
+    return { address: addressAt(kind, index), kind, index, dropFreedTo: index, recorded: false };
   }
   const size = ADDRESS_POOL_SIZES[kind];
   const from = Number(cursorRows?.[0]?.next_index ?? 0);
@@ -104,6 +106,7 @@ export async function chooseFreeAddress(
     return {
       address: addressAt(kind, next),
       kind,
+      index: next,
       ...(dropFreedTo === undefined ? {} : { dropFreedTo }),
       cursor: next + 1,
       recorded: false,
@@ -148,7 +151,8 @@ export function allocationWrites(
     ctes += `, moved AS (
   INSERT INTO address_pool_cursors (parent, pool_kind, next_index)
   SELECT ${p}, ${k}, $${from + params.length - 1}::integer FROM rule
-  ON CONFLICT (parent, pool_kind) DO UPDATE SET next_index = EXCLUDED.next_index
+  ON CONFLICT (parent, pool_kind) DO UPDATE
+  SET next_index = greatest(address_pool_cursors.next_index, EXCLUDED.next_index)
 )`;
   }
   return { ctes, params };

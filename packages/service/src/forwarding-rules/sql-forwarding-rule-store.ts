@@ -24,7 +24,8 @@ import type {
   WriteResult,
 } from './forwarding-rule-store.js';
 import { releaseAddress, takeFreeAddress } from './sql-address-pool.js';
-import { insertRule, regionLock } from './sql-rule-insert.js';
+import { sqlRuleInsert } from './sql-insert-batches.js';
+import { regionLock } from './sql-rule-insert.js';
 import { aggregatedRulesTable, RULE_COLUMNS, rulesTable } from './sql-rule-tables.js';
 
 /** Where an updated rule's address sat in the pools, before and after. */
@@ -52,6 +53,7 @@ const ruleName = (parent: ScopeRef, name: string) => scopedName(parent, 'forward
  */
 export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStore {
   const { tx } = sql;
+  const insert = sqlRuleInsert(sql);
   // `body` writes the rule; it records the operation too when it returns it, else the operation
   // is inserted after it. (An insert is a batched transaction of its own: sql-rule-insert.ts.)
   const ruleWrite = (
@@ -76,7 +78,7 @@ export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStor
       };
     });
   return {
-    insert: (parent, rule, write) => insertRule(sql, parent, rule, write),
+    insert,
     get: (parent, name) =>
       tx(async (session) => {
         const rows = await session.query<{ resource: string }>(

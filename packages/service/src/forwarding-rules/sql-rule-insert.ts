@@ -1,5 +1,5 @@
 import { resourceAlreadyExists } from '../core/compute-refusals.js';
-import type { SqlBatchStatement, SqlValue } from '../db/sql-database.js';
+import type { Rows, SqlBatchStatement, SqlValue } from '../db/sql-database.js';
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import { placeholders } from '../db/sql-text.js';
 import { type ScopeRef, scopedName, scopeParent } from '../names/resource-names.js';
@@ -13,6 +13,7 @@ import { addressColumns } from './address-columns.js';
 import { clashAddressOf } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import type { RegionCheck, RuleWrite, WriteResult } from './forwarding-rule-store.js';
+import { guessHolds } from './sql-address-guess.js';
 import {
   type AddressChoice,
   addressReads,
@@ -38,6 +39,78 @@ export const regionLock = (parent: ScopeRef): SqlBatchStatement => ({
 });
 
 /**
+ * A guessed insert's answer from the rows of its statements: the write's result, its refusal
+ * (a 409), or `miss` when the guess did not hold and nothing was written.
+ */
+export type GuessedAnswer =
+  | { readonly result: WriteResult }
+  | { readonly refused: unknown }
+  | { readonly miss: true };
+
+/**
+ * The statements of an insert at a guessed ephemeral address, to send after the region's lock in
+ * the message that commits: the requestId's operation and the name (read for the answer), then
+ * the rule, its operation and the pool's bookkeeping as one statement that writes only when the
+ * requestId is new and the guess is the pool's lowest free position ({@link guessHolds}). The
+ * clash rule runs here, before anything is sent: an allocated address has no rivals. Undefined
+ * when the clash rule refuses the rule at that address: the two round trips answer it in its
+ * order (a replay, then a 409, then the refusal).
+ *
+ * @example
+ * ```ts
+ * const guessed = guessedInsert(parent, rule, write, guessedChoice('internal', 7));
+ * ```
+ */
+export function guessedInsert(
+  parent: ScopeRef,
+  rule: ForwardingRuleJson,
+  write: RuleWrite & { check?: RegionCheck },
+  choice: AddressChoice,
+): { statements: SqlBatchStatement[]; answer: (rows: Rows[]) => GuessedAnswer } | undefined {
+  const { check, requestId } = write;
+  const region = scopeParent(parent);
+  let stored: ForwardingRuleJson;
+  try {
+    stored = check ? check.check({ ...rule, IPAddress: choice.address }, []) : rule;
+  } catch {
+    return undefined;
+  }
+  const added = write.operation(stored);
+  const statements: SqlBatchStatement[] = [];
+  if (requestId) statements.push(operationByRequestIdStatement(parent, requestId));
+  statements.push(nameTaken(region, rule.name));
+  statements.push(
+    ruleAndOperation(parent, stored, added, choice, (from) => {
+      const holds = guessHolds(region, choice.kind, choice.index ?? -1, from);
+      if (!requestId) return holds;
+      const at = from + holds.params.length;
+      const unseen = `NOT EXISTS (SELECT 1 FROM operations WHERE parent = $${at}::text AND request_id = $${at + 1}::text)`;
+      return { sql: `${holds.sql} AND ${unseen}`, params: [...holds.params, region, requestId] };
+    }),
+  );
+  const answer = (results: Rows[]): GuessedAnswer => {
+    const rows = [...results];
+    if (requestId) {
+      const [earlier] = rows.shift() ?? [];
+      if (earlier) return { result: { operation: operationRecord(earlier), replayed: true } };
+    }
+    if ((rows.shift() ?? []).length > 0) {
+      return { refused: resourceAlreadyExists(ruleName(parent, rule)) };
+    }
+    const [[inserted] = []] = rows;
+    if (Number(inserted?.inserted ?? 0) === 0) return { miss: true };
+    return { result: { operation: recordOf(parent, added), replayed: false, rule: stored } };
+  };
+  return { statements, answer };
+}
+
+/** Whether a rule of the region has the name. */
+const nameTaken = (region: string, name: string): SqlBatchStatement => ({
+  text: 'SELECT 1 AS taken FROM forwarding_rules WHERE parent = $1 AND "name" = $2',
+  params: [region, name],
+});
+
+/**
  * Inserts a rule in two round trips (a batched transaction). The first takes the region's lock
  * and reads everything the write decides from: the requestId's operation, whether the name is
  * in use, the address pool's free positions (an ephemeral address) or the rules at the given
@@ -48,14 +121,15 @@ export const regionLock = (parent: ScopeRef): SqlBatchStatement => ({
  *
  * @example
  * ```ts
- * const result = await insertRule(sql, parent, rule, { operation, check });
+ * const result = await readThenInsert(sql, parent, rule, { operation, check }, learn);
  * ```
  */
-export function insertRule(
+export function readThenInsert(
   sql: SqlStoreContext,
   parent: ScopeRef,
   rule: ForwardingRuleJson,
   write: RuleWrite & { check?: RegionCheck },
+  learn: (choice: AddressChoice) => void,
 ): Promise<WriteResult> {
   const { check, requestId } = write;
   const region = scopeParent(parent);
@@ -68,11 +142,7 @@ export function insertRule(
     const reads = [regionLock(parent)];
     if (requestId) reads.push(operationByRequestIdStatement(parent, requestId));
     if (allocate) {
-      reads.push({
-        text: 'SELECT 1 AS taken FROM forwarding_rules WHERE parent = $1 AND "name" = $2',
-        params: [region, rule.name],
-      });
-      reads.push(...addressReads(region, allocate));
+      reads.push(nameTaken(region, rule.name), ...addressReads(region, allocate));
     }
     if (given !== undefined) {
       reads.push({
@@ -92,6 +162,7 @@ WHERE parent = $1 AND address_key = $2 AND "name" <> $3`,
       // A name in use is a 409 before any address is taken (and before the pool's quota).
       if ((rows.shift() ?? []).length > 0) throw resourceAlreadyExists(ruleName(parent, rule));
       choice = await chooseFreeAddress(tx, region, allocate, parent.region, rows.splice(0, 3));
+      learn(choice);
       candidate = { ...rule, IPAddress: choice.address };
     }
     const sameAddress = (rows.shift() ?? []).map(
@@ -115,13 +186,14 @@ const ruleName = (parent: ScopeRef, rule: ForwardingRuleJson) =>
 /**
  * The rule, its operation and the address choice's bookkeeping as one statement: the operation's
  * row and the pool's writes go in only when the rule's did (a name taken meanwhile writes
- * nothing, a 409).
+ * nothing, a 409), and the rule's only when `condition` (given its first placeholder) holds.
  */
 function ruleAndOperation(
   parent: ScopeRef,
   stored: ForwardingRuleJson,
   added: ReturnType<RuleWrite['operation']>,
   choice: AddressChoice | undefined,
+  condition?: (from: number) => { sql: string; params: SqlValue[] },
 ): SqlBatchStatement {
   const row: SqlValue[] = [
     scopeParent(parent),
@@ -133,14 +205,18 @@ function ruleAndOperation(
   const pool = choice
     ? allocationWrites(scopeParent(parent), choice, row.length + op.values.length + 1)
     : { ctes: '', params: [] };
+  const when = condition?.(row.length + op.values.length + pool.params.length + 1);
+  const values = when
+    ? `SELECT ${placeholders(row.length)} WHERE ${when.sql}`
+    : `VALUES (${placeholders(row.length)})`;
   return {
     text: `WITH rule AS (
   INSERT INTO forwarding_rules (parent, project, ${RULE_COLUMNS.join(', ')})
-  VALUES (${placeholders(row.length)}) ON CONFLICT (parent, "name") DO NOTHING RETURNING 1 AS ok
+  ${values} ON CONFLICT (parent, "name") DO NOTHING RETURNING 1 AS ok
 ), recorded AS (
   INSERT INTO operations (${op.columns}) SELECT ${placeholders(op.values.length, row.length + 1)} FROM rule
 )${pool.ctes}
 SELECT count(*)::text AS inserted FROM rule`,
-    params: [...row, ...op.values, ...pool.params],
+    params: [...row, ...op.values, ...pool.params, ...(when?.params ?? [])],
   };
 }
