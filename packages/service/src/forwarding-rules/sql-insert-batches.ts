@@ -9,6 +9,13 @@ import { guessedInsert, readThenInsert, regionLock } from './sql-rule-insert.js'
 // The most inserts one message carries; the rest wait for the next.
 const MOST_PER_MESSAGE = 64;
 
+/**
+ * Whether the database itself refused a statement (an error with a SQLSTATE, PGlite's stopped
+ * thread included): then the transaction is rolled back and nothing of the message committed.
+ */
+const reportedByDatabase = (error: unknown) =>
+  typeof (error as { code?: unknown } | null)?.code === 'string';
+
 type Insert = (
   parent: ScopeRef,
   rule: ForwardingRuleJson,
@@ -70,6 +77,7 @@ export function sqlRuleInsert(sql: SqlStoreContext): Insert {
       else guessed.push({ item, g, index: next++ });
     }
     const statements = guessed.flatMap((x) => x.g.statements);
+    let failed: unknown;
     const rows =
       guessed.length === 0
         ? undefined
@@ -77,10 +85,15 @@ export function sqlRuleInsert(sql: SqlStoreContext): Insert {
             .batchedWriteTx([], (tx) =>
               tx.send([regionLock(parent), ...statements], { commit: true }),
             )
-            // The message failed as a whole (nothing of it committed): each insert on its own
-            // says why.
-            .catch(() => undefined);
-    if (rows) {
+            .catch((error: unknown) => {
+              failed = error;
+              return undefined;
+            });
+    if (failed !== undefined && !reportedByDatabase(failed)) {
+      // The connection failed: the message may or may not have committed, so no insert of it
+      // is tried again (a second try could answer 409 to a write that went in).
+      for (const x of guessed) x.item.reject(failed);
+    } else if (rows) {
       let at = 1;
       let missed = false;
       let last: number | undefined;
@@ -104,6 +117,8 @@ export function sqlRuleInsert(sql: SqlStoreContext): Insert {
         missed || last === undefined ? undefined : guessedChoice(kind, last),
       );
     } else if (guessed.length > 0) {
+      // The database refused a statement: the message stopped there and rolled back, nothing of
+      // it committed; each insert on its own says why.
       guesses.learn(region, kind, undefined);
       late.push(...guessed.map((x) => x.item));
     }
