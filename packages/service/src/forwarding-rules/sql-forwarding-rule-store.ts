@@ -25,6 +25,7 @@ import type {
 } from './forwarding-rule-store.js';
 import { releaseAddress, takeFreeAddress } from './sql-address-pool.js';
 import { sqlRuleInsert } from './sql-insert-batches.js';
+import { deleteRuleBatched } from './sql-rule-delete.js';
 import { regionLock } from './sql-rule-insert.js';
 import { aggregatedRulesTable, RULE_COLUMNS, rulesTable } from './sql-rule-tables.js';
 
@@ -104,12 +105,7 @@ VALUES (${placeholders(row.length + 2)})`,
           [scopeParent(parent), parent.project, ...row],
         );
       }),
-    delete: (parent, name, write) =>
-      ruleWrite(parent, write, async (session) => {
-        const gone = await deleteRule(session, parent, name);
-        if (!gone) throw resourceNotFound(ruleName(parent, name));
-        return { rule: gone };
-      }),
+    delete: (parent, name, write) => deleteRuleBatched(sql, parent, name, write),
     list: (parent, request) =>
       sql.list(
         rulesTable,
