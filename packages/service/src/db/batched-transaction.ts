@@ -1,5 +1,5 @@
 import { simpleQueryText } from '@listkit/query/sql';
-import type { Rows, SqlBatchSession, SqlBatchStatement } from './sql-database.js';
+import type { SqlBatchSession, SqlBatchStatement, SqlRows } from './sql-database.js';
 
 /**
  * The statements as one simple-query text: `simpleQueryText`'s escaping (each `$n` an `E'…'`
@@ -31,7 +31,7 @@ export function batchText(statements: readonly SqlBatchStatement[]): string {
  * ```
  */
 export async function runBatchedTransaction<T>(
-  send: (text: string) => Promise<Rows[]>,
+  send: (text: string) => Promise<SqlRows[]>,
   work: (tx: SqlBatchSession) => Promise<T>,
 ): Promise<T> {
   // Widened: the session's calls change it where the compiler does not look.

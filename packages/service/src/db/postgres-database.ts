@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { batchText, runBatchedTransaction } from './batched-transaction.js';
-import type { Rows, SqlDatabase } from './sql-database.js';
+import type { SqlDatabase, SqlRows } from './sql-database.js';
 
 // int8, numeric, timestamp and timestamptz stay text: values round-trip exactly (no Number
 // rounding past 2^53, no Date cutting nanoseconds to milliseconds).
@@ -89,7 +89,7 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
 }
 
 /** Each statement's rows: node-postgres answers a text of one statement with one result, not a list. */
-function rowsOf(result: pg.QueryResult | pg.QueryResult[]): Rows[] {
+function rowsOf(result: pg.QueryResult | pg.QueryResult[]): SqlRows[] {
   return Array.isArray(result) ? result.map((r) => r.rows) : [result.rows];
 }
 

@@ -39,7 +39,10 @@ export interface SqlDatabase {
    * statement may change settings for the ones after it (`set_config(…, true)`). PGlite stops
    * the text past `statementTimeoutMs` as it stops a statement; a server is told by the text.
    */
-  batch(statements: readonly SqlBatchStatement[], settings?: TransactionSettings): Promise<Rows[]>;
+  batch(
+    statements: readonly SqlBatchStatement[],
+    settings?: TransactionSettings,
+  ): Promise<SqlRows[]>;
   /**
    * Runs `work` in one transaction whose statements travel as simple-query texts: BEGIN goes
    * with the first `send`, COMMIT with the one marked `commit` (or alone when `work` resolves
@@ -53,10 +56,24 @@ export interface SqlDatabase {
   close(): Promise<void>;
 }
 
-/** Rows as a statement returns them. */
-export type Rows = Record<string, unknown>[];
+/**
+ * The rows one statement returned, as `SqlSession.query` returns them.
+ *
+ * @example
+ * ```ts
+ * const [lockRows, pageRows]: SqlRows[] = await db.batch([lock, page]);
+ * ```
+ */
+export type SqlRows = Record<string, unknown>[];
 
-/** A parameter's value; numbers and booleans are sent as their text. */
+/**
+ * A parameter's value; numbers and booleans are sent as their text.
+ *
+ * @example
+ * ```ts
+ * const params: SqlValue[] = ['projects/p/regions/r', 7, true, null];
+ * ```
+ */
 export type SqlValue = string | number | boolean | null;
 
 /**
@@ -88,7 +105,7 @@ export interface SqlBatchSession {
   send(
     statements: readonly SqlBatchStatement[],
     options?: { readonly commit?: boolean },
-  ): Promise<Rows[]>;
+  ): Promise<SqlRows[]>;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type {
-  Rows,
   SqlBatchSession,
   SqlBatchStatement,
+  SqlRows,
   SqlSession,
   SqlValue,
 } from '../db/sql-database.js';
@@ -85,7 +85,7 @@ export async function chooseFreeAddress(
   parent: string,
   kind: AddressPoolKind,
   region: string | undefined,
-  [freed, cursorRows, used]: Rows[],
+  [freed, cursorRows, used]: SqlRows[],
 ): Promise<AddressChoice> {
   const released = (freed ?? []).map((r) => ({ index: Number(r.pool_index), inUse: !!r.in_use }));
   const free = released.find((r) => !r.inUse);

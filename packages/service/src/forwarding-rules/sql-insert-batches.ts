@@ -4,17 +4,34 @@ import { ADDRESS_POOL_SIZES, type AddressPoolKind } from './address-pool.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import type { RegionCheck, RuleWrite, WriteResult } from './forwarding-rule-store.js';
 import { AddressGuesses, guessedChoice } from './sql-address-guess.js';
-import { guessedInsert, readThenInsert, regionLock } from './sql-rule-insert.js';
+import {
+  type GuessedAnswer,
+  guessedInsert,
+  readThenInsert,
+  regionLock,
+} from './sql-rule-insert.js';
 
 // The most inserts one message carries; the rest wait for the next.
 const MOST_PER_MESSAGE = 64;
 
 /**
- * Whether the database itself refused a statement (an error with a SQLSTATE, PGlite's stopped
- * thread included): then the transaction is rolled back and nothing of the message committed.
+ * Whether the message surely committed nothing: the database refused a statement (an error with
+ * a SQLSTATE, PGlite's stopped thread included; the transaction is rolled back), or the message
+ * was never sent.
  */
 const reportedByDatabase = (error: unknown) =>
-  typeof (error as { code?: unknown } | null)?.code === 'string';
+  typeof (error as { code?: unknown } | null)?.code === 'string' ||
+  // A value that cannot be sent (U+0000) is refused before anything is.
+  error instanceof RangeError;
+
+/** `work`'s value, or undefined when it throws. */
+function attempt<T>(work: () => T): T | undefined {
+  try {
+    return work();
+  } catch {
+    return undefined;
+  }
+}
 
 type Insert = (
   parent: ScopeRef,
@@ -56,9 +73,13 @@ export function sqlRuleInsert(sql: SqlStoreContext): Insert {
 
   const inTwoRoundTrips = async (item: Pending, kind: AddressPoolKind) => {
     const region = scopeParent(item.parent);
-    await readThenInsert(sql, item.parent, item.rule, item.write, (choice) =>
-      guesses.learn(region, kind, choice),
-    ).then(item.resolve, item.reject);
+    await Promise.resolve()
+      .then(() =>
+        readThenInsert(sql, item.parent, item.rule, item.write, (choice) =>
+          guesses.learn(region, kind, choice),
+        ),
+      )
+      .then(item.resolve, item.reject);
   };
 
   /** Sends the pending inserts' message; settles every one of them, never throws. */
@@ -72,7 +93,10 @@ export function sqlRuleInsert(sql: SqlStoreContext): Insert {
       const g =
         next === undefined || next >= ADDRESS_POOL_SIZES[kind]
           ? undefined
-          : guessedInsert(item.parent, item.rule, item.write, guessedChoice(kind, next));
+          : // Whatever throws here throws again on the insert's own way, where it is answered.
+            attempt(() =>
+              guessedInsert(item.parent, item.rule, item.write, guessedChoice(kind, next!)),
+            );
       if (!g || next === undefined) late.push(item);
       else guessed.push({ item, g, index: next++ });
     }
@@ -98,7 +122,9 @@ export function sqlRuleInsert(sql: SqlStoreContext): Insert {
       let missed = false;
       let last: number | undefined;
       for (const x of guessed) {
-        const answer = x.g.answer(rows.slice(at, at + x.g.statements.length));
+        const answer: GuessedAnswer = attempt(() =>
+          x.g.answer(rows.slice(at, at + x.g.statements.length)),
+        ) ?? { refused: new Error("the insert's answer could not be read") };
         at += x.g.statements.length;
         if ('miss' in answer) {
           missed = true;

@@ -1,5 +1,5 @@
 import { resourceAlreadyExists } from '../core/compute-refusals.js';
-import type { Rows, SqlBatchStatement, SqlValue } from '../db/sql-database.js';
+import type { SqlBatchStatement, SqlRows, SqlValue } from '../db/sql-database.js';
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import { placeholders } from '../db/sql-text.js';
 import { type ScopeRef, scopedName, scopeParent } from '../names/resource-names.js';
@@ -66,7 +66,7 @@ export function guessedInsert(
   rule: ForwardingRuleJson,
   write: RuleWrite & { check?: RegionCheck },
   choice: AddressChoice,
-): { statements: SqlBatchStatement[]; answer: (rows: Rows[]) => GuessedAnswer } | undefined {
+): { statements: SqlBatchStatement[]; answer: (rows: SqlRows[]) => GuessedAnswer } | undefined {
   const { check, requestId } = write;
   const region = scopeParent(parent);
   let stored: ForwardingRuleJson;
@@ -88,7 +88,7 @@ export function guessedInsert(
       return { sql: `${holds.sql} AND ${unseen}`, params: [...holds.params, region, requestId] };
     }),
   );
-  const answer = (results: Rows[]): GuessedAnswer => {
+  const answer = (results: SqlRows[]): GuessedAnswer => {
     const rows = [...results];
     if (requestId) {
       const [earlier] = rows.shift() ?? [];
