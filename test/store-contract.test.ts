@@ -23,6 +23,7 @@ import {
   regionCheckFor,
   type ScopeRef,
   type StoreLocation,
+  type WriteResult,
 } from '@listkit/service';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -266,6 +267,36 @@ function contract(name: string, open: () => Promise<EmulatorStore>) {
         ),
       ).toBe('already_exists');
       expect(await ephemeral('e8', 8)).toBe('10.128.0.7');
+    });
+
+    it('gives concurrent inserts without an address the lowest ones, none to a 409 or a retry', async () => {
+      const parent: RegionRef = { project: 'p1', region: 'asia-east3' };
+      const allocate = { allocate: 'internal' as const, check: (c: ForwardingRuleJson) => c };
+      const ephemeral = (name: string, i: number, requestId?: string) => {
+        const { IPAddress: _none, ...r } = rule(parent, name, i);
+        return store.rules.insert(parent, r, {
+          ...write(parent, 'insert', requestId),
+          check: allocate,
+        });
+      };
+      // 10 names three times each, and one requestId sent 5 times under other names.
+      const outcomes = await Promise.all([
+        ...Array.from({ length: 30 }, (_, i) => codes(ephemeral(`burst-${i % 10}`, i))),
+        ...Array.from({ length: 5 }, (_, i) => ephemeral(`retried-${i}`, i, 'burst-request')),
+      ]);
+      expect(outcomes.slice(0, 30).filter((o) => o === 'ok')).toHaveLength(10);
+      expect(outcomes.slice(0, 30).filter((o) => o === 'already_exists')).toHaveLength(20);
+      const retries = outcomes.slice(30) as WriteResult[];
+      expect(retries.filter((r) => !r.replayed)).toHaveLength(1);
+      expect(new Set(retries.map((r) => r.operation.operation.name)).size).toBe(1);
+      const rules = (await store.rules.all()).filter((r) => r.region === 'asia-east3');
+      expect(rules).toHaveLength(11);
+      // The 11 rules hold 10.128.0.2 … 10.128.0.12: no address went to a 409 or a retry.
+      const held = rules.map((r) => String(r.rule.IPAddress)).sort();
+      expect(held).toEqual(Array.from({ length: 11 }, (_, i) => `10.128.0.${i + 2}`).sort());
+      expect((await ephemeral('after', 99)).rule?.IPAddress).toBe('10.128.0.13');
+      const operations = (await store.operations.all()).filter((o) => o.region === 'asia-east3');
+      expect(operations).toHaveLength(12);
     });
 
     it('finds a free address past a long run of addresses rules named', async () => {
@@ -682,7 +713,7 @@ describe('PGlite in a data directory', () => {
     const dir = dataDir();
     const db = await openPgliteDatabase(dir);
     try {
-      expect(await migrate(db)).toEqual([1, 2]);
+      expect(await migrate(db)).toEqual([1, 2, 3]);
       expect(await migrate(db)).toEqual([]);
     } finally {
       await db.close();
@@ -974,6 +1005,38 @@ describe.skipIf(skip !== undefined)(`PostgreSQL server${skip ? ` (skipped: ${ski
       );
       const addresses = results.map((r) => String(r.rule?.IPAddress)).sort();
       expect(addresses).toEqual(Array.from({ length: 20 }, (_, i) => `203.0.113.${i + 1}`).sort());
+    });
+
+    it('writes nothing at an address one store expected when the other took it, and takes the next', async () => {
+      const parent: RegionRef = { project: 'shared', region: 'asia-south3' };
+      const allocate = { allocate: 'external' as const, check: (c: ForwardingRuleJson) => c };
+      const ephemeral = async (store: EmulatorStore, name: string, i: number) => {
+        const { IPAddress: _none, ...r } = rule(parent, name, i);
+        const inserted = await store.rules.insert(parent, r, {
+          ...write(parent, 'insert'),
+          check: allocate,
+        });
+        return inserted.rule?.IPAddress;
+      };
+      // `one` learns that the next address is 203.0.113.3; `two` takes it meanwhile.
+      expect(await ephemeral(one, 'first', 1)).toBe('203.0.113.1');
+      expect(await ephemeral(one, 'second', 2)).toBe('203.0.113.2');
+      expect(await ephemeral(two, 'by-two', 3)).toBe('203.0.113.3');
+      expect(await ephemeral(one, 'third', 4)).toBe('203.0.113.4');
+      // A released address below what `one` expects is the one to take.
+      await two.rules.delete(parent, 'first', write(parent, 'delete'));
+      expect(await ephemeral(one, 'fourth', 5)).toBe('203.0.113.1');
+      expect(await ephemeral(one, 'fifth', 6)).toBe('203.0.113.5');
+      const rules = (await one.rules.all()).filter((r) => r.region === 'asia-south3');
+      expect(rules.map((r) => `${r.rule.name} ${r.rule.IPAddress}`).sort()).toEqual([
+        'by-two 203.0.113.3',
+        'fifth 203.0.113.5',
+        'fourth 203.0.113.1',
+        'second 203.0.113.2',
+        'third 203.0.113.4',
+      ]);
+      const operations = (await two.operations.all()).filter((o) => o.region === 'asia-south3');
+      expect(operations).toHaveLength(7);
     });
 
     it('migrates a database once, whoever opens it first', async () => {

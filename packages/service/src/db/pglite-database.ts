@@ -1,3 +1,4 @@
+import { batchText, runBatchedTransaction } from './batched-transaction.js';
 import { lockDataDirectory } from './data-dir-lock.js';
 import { PgliteThread } from './pglite-thread.js';
 import type { SqlDatabase } from './sql-database.js';
@@ -91,6 +92,23 @@ export async function openPgliteDatabase(
       }),
     // In-process: BEGIN and COMMIT cost no round trip, so one statement is a transaction of one.
     statement: (text, params = []) => database.transaction((tx) => tx.query(text, params)),
+    // PGlite's exec runs the text as one simple query, under the same time limit as a statement.
+    batch: async (statements, settings = {}) => {
+      const text = batchText(statements);
+      return serially(async () =>
+        (await running()).script(text, settings.statementTimeoutMs ?? defaultTimeoutMs),
+      );
+    },
+    batchedTransaction: (work, settings = {}) =>
+      serially(async () => {
+        const timeoutMs = settings.statementTimeoutMs ?? defaultTimeoutMs;
+        const db = await running();
+        return runBatchedTransaction(async (text) => {
+          // A stopped thread took its transaction with it: there is nothing to roll back.
+          if (text === 'ROLLBACK' && db.stopped) return [];
+          return db.script(text, timeoutMs);
+        }, work);
+      }),
     outsideTransaction: (text) =>
       serially(async () => {
         await (await running()).query(text, [], defaultTimeoutMs, true);

@@ -2,8 +2,13 @@ import { Worker } from 'node:worker_threads';
 import { StatementTimeoutError } from './statement-timeout.js';
 
 type Row = Record<string, unknown>;
-type Reply = { id: number; rows?: Row[]; error?: Record<string, unknown> & { message: string } };
-type Waiter = { resolve: (rows: Row[]) => void; reject: (error: Error) => void };
+type Reply = {
+  id: number;
+  rows?: Row[];
+  results?: Row[][];
+  error?: Record<string, unknown> & { message: string };
+};
+type Waiter = { resolve: (reply: Reply) => void; reject: (error: Error) => void };
 
 // Resolved next to this module: src/db/ when running from the sources, dist/ once built
 // (tsup emits the worker as dist/pglite-worker.js beside the chunks that start it).
@@ -36,7 +41,7 @@ export class PgliteThread {
       if (!waiter) return;
       this.#waiting.delete(reply.id);
       if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), reply.error));
-      else waiter.resolve(reply.rows ?? []);
+      else waiter.resolve(reply);
     });
     worker.on('error', (error) =>
       this.#stop(new Error(`the PGlite thread failed: ${error.message}`)),
@@ -75,15 +80,27 @@ export class PgliteThread {
    * Runs one statement; past `timeoutMs` the thread is terminated and the statement rejects with
    * a {@link StatementTimeoutError}. `alone` runs it outside any transaction (VACUUM).
    */
-  query(
+  async query(
     text: string,
     params: readonly unknown[],
     timeoutMs: number,
     alone = false,
   ): Promise<Row[]> {
+    return (await this.#send({ text, params, alone }, timeoutMs)).rows ?? [];
+  }
+
+  /**
+   * Runs a text of statements as one simple query (PGlite's exec), under the same time limit as
+   * one statement; each statement's rows, in order.
+   */
+  async script(text: string, timeoutMs: number): Promise<Row[][]> {
+    return (await this.#send({ text, script: true }, timeoutMs)).results ?? [];
+  }
+
+  #send(message: Record<string, unknown>, timeoutMs: number): Promise<Reply> {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
-    return new Promise<Row[]>((resolve, reject) => {
+    return new Promise<Reply>((resolve, reject) => {
       const timer = setTimeout(() => {
         const error = new StatementTimeoutError(timeoutMs);
         this.#stop(error);
@@ -96,7 +113,7 @@ export class PgliteThread {
           then(value);
         };
       this.#waiting.set(id, { resolve: settle(resolve), reject: settle(reject) });
-      this.#worker.postMessage({ id, text, params, alone });
+      this.#worker.postMessage({ id, ...message });
     });
   }
 

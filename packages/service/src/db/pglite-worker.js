@@ -9,8 +9,10 @@
  * and from dist (tsup copies it as an entry of its own).
  *
  * Messages in: `{ id, text, params }` runs one statement (`alone: true` runs it outside any
- * transaction, for VACUUM); `{ id, close: true }` closes the database. Messages out:
- * `{ ready: true }` once open; `{ id, rows }` or `{ id, error }` for each message in.
+ * transaction, for VACUUM); `{ id, text, script: true }` runs a text of statements as one
+ * simple query; `{ id, close: true }` closes the database. Messages out: `{ ready: true }` once
+ * open; `{ id, rows }`, `{ id, results }` (a script's rows per statement) or `{ id, error }` for
+ * each message in.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
@@ -40,7 +42,7 @@ function describe(error) {
 
 port.on(
   'message',
-  /** @param {{ id: number, text?: string, params?: unknown[], alone?: boolean, close?: boolean }} message */
+  /** @param {{ id: number, text?: string, params?: unknown[], alone?: boolean, script?: boolean, close?: boolean }} message */
   async (message) => {
     const { id } = message;
     try {
@@ -50,6 +52,11 @@ port.on(
         return;
       }
       const text = message.text ?? '';
+      if (message.script) {
+        const results = await db.exec(text);
+        port.postMessage({ id, results: results.map((r) => r.rows) });
+        return;
+      }
       if (message.alone) {
         await db.exec(text);
         port.postMessage({ id, rows: [] });

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import type { SqlDatabase } from './sql-database.js';
+import { batchText, runBatchedTransaction } from './batched-transaction.js';
+import type { SqlDatabase, SqlRows } from './sql-database.js';
 
 // int8, numeric, timestamp and timestamptz stay text: values round-trip exactly (no Number
 // rounding past 2^53, no Date cutting nanoseconds to milliseconds).
@@ -69,8 +70,27 @@ export async function openPostgresDatabase(options: PostgresDatabaseOptions): Pr
       await pool.query(text);
     },
     statement: async (text, params = []) => (await pool.query(text, [...params])).rows,
+    // A text without parameters goes as one simple query; the server's statement_timeout is
+    // set by the text itself (listStatementSettings), so `settings` has nothing to add.
+    batch: async (statements) => {
+      const text = batchText(statements);
+      return rowsOf(await pool.query(text));
+    },
+    batchedTransaction: async (work) => {
+      const client = await pool.connect();
+      try {
+        return await runBatchedTransaction(async (text) => rowsOf(await client.query(text)), work);
+      } finally {
+        client.release();
+      }
+    },
     close: () => pool.end(),
   };
+}
+
+/** Each statement's rows: node-postgres answers a text of one statement with one result, not a list. */
+function rowsOf(result: pg.QueryResult | pg.QueryResult[]): SqlRows[] {
+  return Array.isArray(result) ? result.map((r) => r.rows) : [result.rows];
 }
 
 /** The URL without its password, for messages. */

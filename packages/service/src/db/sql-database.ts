@@ -33,7 +33,79 @@ export interface SqlDatabase {
    * in one round trip instead of BEGIN, the statement and COMMIT.
    */
   statement: SqlSession['query'];
+  /**
+   * Runs statements as ONE simple-query text (parameters inlined as escaped constants, see
+   * `batchText`), its own transaction, in one round trip; each statement's rows, in order. A
+   * statement may change settings for the ones after it (`set_config(…, true)`). PGlite stops
+   * the text past `statementTimeoutMs` as it stops a statement; a server is told by the text.
+   */
+  batch(
+    statements: readonly SqlBatchStatement[],
+    settings?: TransactionSettings,
+  ): Promise<SqlRows[]>;
+  /**
+   * Runs `work` in one transaction whose statements travel as simple-query texts: BEGIN goes
+   * with the first `send`, COMMIT with the one marked `commit` (or alone when `work` resolves
+   * without it), ROLLBACK after a failure. A write that reads, decides in this process and then
+   * writes costs two round trips, not one per statement plus BEGIN and COMMIT.
+   */
+  batchedTransaction<T>(
+    work: (tx: SqlBatchSession) => Promise<T>,
+    settings?: TransactionSettings,
+  ): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * The rows one statement returned, as `SqlSession.query` returns them.
+ *
+ * @example
+ * ```ts
+ * const [lockRows, pageRows]: SqlRows[] = await db.batch([lock, page]);
+ * ```
+ */
+export type SqlRows = Record<string, unknown>[];
+
+/**
+ * A parameter's value; numbers and booleans are sent as their text.
+ *
+ * @example
+ * ```ts
+ * const params: SqlValue[] = ['projects/p/regions/r', 7, true, null];
+ * ```
+ */
+export type SqlValue = string | number | boolean | null;
+
+/**
+ * One statement of a batch: text with `$n` placeholders and their values.
+ *
+ * @example
+ * ```ts
+ * const lock: SqlBatchStatement = { text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', params: [parent] };
+ * ```
+ */
+export interface SqlBatchStatement {
+  readonly text: string;
+  readonly params?: readonly SqlValue[];
+}
+
+/**
+ * A transaction of {@link SqlDatabase.batchedTransaction}: each `send` is one round trip.
+ *
+ * @example
+ * ```ts
+ * await db.batchedTransaction(async (tx) => {
+ *   const [, [row]] = await tx.send([lock, read]); // BEGIN; lock; read
+ *   await tx.send([write(row)], { commit: true }); // write; COMMIT
+ * });
+ * ```
+ */
+export interface SqlBatchSession {
+  /** Each statement's rows, in order; with `commit`, the transaction is committed after them. */
+  send(
+    statements: readonly SqlBatchStatement[],
+    options?: { readonly commit?: boolean },
+  ): Promise<SqlRows[]>;
 }
 
 /**

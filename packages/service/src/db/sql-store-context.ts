@@ -1,6 +1,11 @@
 import type { ListPage, ListRequest, PageTokenCodec } from '@listkit/query';
 import { listFromSql, type SqlRunner, type SqlTable } from '@listkit/query/sql';
-import type { SqlDatabase, SqlSession, TransactionSettings } from './sql-database.js';
+import type {
+  SqlBatchSession,
+  SqlDatabase,
+  SqlSession,
+  TransactionSettings,
+} from './sql-database.js';
 import type { AnalysedTable, TableStatistics } from './table-statistics.js';
 
 /** The default of {@link SqlStoreContextOptions.listTimeoutMs}. */
@@ -37,6 +42,11 @@ export interface SqlStoreContext {
     tables: readonly AnalysedTable[],
     work: (session: SqlSession) => Promise<T>,
   ): Promise<T>;
+  /** {@link SqlStoreContext.writeTx} as a batched transaction (`SqlDatabase.batchedTransaction`). */
+  batchedWriteTx<T>(
+    tables: readonly AnalysedTable[],
+    work: (session: SqlBatchSession) => Promise<T>,
+  ): Promise<T>;
   /** One statement as its own transaction, in one round trip (no BEGIN and COMMIT around it). */
   statement: SqlSession['query'];
   /** Counts rows written outside {@link SqlStoreContext.writeTx} (bulk deletes). */
@@ -67,19 +77,19 @@ export function sqlStoreContext(
   const { pageTokens } = options;
   const listTimeoutMs = options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
   const tx: SqlStoreContext['tx'] = (work, settings) => db.transaction(work, settings);
-  const run: SqlRunner = (statements) =>
-    tx(
-      async (session) => {
-        let rows: Record<string, unknown>[] = [];
-        for (const s of statements) rows = await session.query(s.text, s.params);
-        return rows;
-      },
-      { statementTimeoutMs: listTimeoutMs },
-    );
+  // The settings and the page as one simple query: one round trip, not BEGIN, settings, page
+  // and COMMIT (the settings last until the text's implicit transaction ends).
+  const run: SqlRunner = async (statements) =>
+    (await db.batch(statements, { statementTimeoutMs: listTimeoutMs })).at(-1) ?? [];
   return {
     tx,
     writeTx: async (tables, work) => {
       const result = await tx(work);
+      for (const table of tables) statistics.wrote(table);
+      return result;
+    },
+    batchedWriteTx: async (tables, work) => {
+      const result = await db.batchedTransaction(work);
       for (const table of tables) statistics.wrote(table);
       return result;
     },

@@ -1,4 +1,10 @@
-import type { SqlSession } from '../db/sql-database.js';
+import type {
+  SqlBatchSession,
+  SqlBatchStatement,
+  SqlRows,
+  SqlSession,
+  SqlValue,
+} from '../db/sql-database.js';
 import {
   ADDRESS_POOL_SIZES,
   type AddressPoolKind,
@@ -10,6 +16,147 @@ import {
 // position probed is in use, so a long run of taken addresses costs few round trips.
 const FIRST_PROBE = 64;
 const LARGEST_PROBE = 65_536;
+// How many released positions the batched reads look at: more than this many in a row taken
+// again by rules with given addresses is rare, and then the search goes on statement by statement.
+const FREED_READ = 16;
+
+/**
+ * An address chosen by {@link chooseFreeAddress}, and what the write that uses it must record:
+ * drop the released positions up to `dropFreedTo` and move the cursor to `cursor` (see
+ * {@link allocationWrites}). `recorded` when the search had to write them itself.
+ */
+export interface AddressChoice {
+  readonly address: string;
+  readonly kind: AddressPoolKind;
+  readonly index?: number;
+  readonly dropFreedTo?: number;
+  readonly cursor?: number;
+  readonly recorded: boolean;
+}
+
+/**
+ * The reads {@link chooseFreeAddress} decides from, to send with the region's lock in one round
+ * trip: the lowest released positions (each with whether a rule uses it again), the cursor, and
+ * the positions in use in the first probe past the cursor. They write nothing: a write that
+ * turns out a 409, a replay or a clash leaves the pool as it was.
+ *
+ * @example
+ * ```ts
+ * const [freed, cursor, used] = await tx.send(addressReads(parent, 'internal'));
+ * ```
+ */
+export function addressReads(parent: string, kind: AddressPoolKind): SqlBatchStatement[] {
+  const cursor =
+    '(SELECT coalesce(max(next_index), 0) FROM address_pool_cursors WHERE parent = $1 AND pool_kind = $2)';
+  return [
+    {
+      // The EXISTS stays a subplan per row (in the select list, not the WHERE): no anti-join
+      // whose plan would depend on statistics PGlite may not have.
+      text: `SELECT pool_index, EXISTS (
+  SELECT 1 FROM forwarding_rules r
+  WHERE r.parent = $1 AND r.pool_kind = $2 AND r.pool_index = f.pool_index
+) AS in_use FROM address_pool_freed f WHERE parent = $1 AND pool_kind = $2 ORDER BY pool_index LIMIT ${FREED_READ}`,
+      params: [parent, kind],
+    },
+    { text: `SELECT ${cursor} AS next_index`, params: [parent, kind] },
+    {
+      text: `SELECT DISTINCT pool_index FROM forwarding_rules
+WHERE parent = $1 AND pool_kind = $2 AND pool_index >= ${cursor} AND pool_index < ${cursor} + ${FIRST_PROBE}
+ORDER BY pool_index`,
+      params: [parent, kind],
+    },
+  ];
+}
+
+/**
+ * The pool's lowest address no rule of the region uses, decided from {@link addressReads}'
+ * rows, as {@link takeFreeAddress} finds it; when those rows cannot tell (every released position
+ * read is used again, or the first probe is full) the search goes on in `tx` statement by
+ * statement and records its writes itself. 403 `quotaExceeded` when the pool is exhausted.
+ * Call under the region's transaction lock, in the transaction that read the rows.
+ *
+ * @example
+ * ```ts
+ * const choice = await chooseFreeAddress(tx, parent, 'internal', 'us-central1', rows);
+ * ```
+ */
+export async function chooseFreeAddress(
+  tx: SqlBatchSession,
+  parent: string,
+  kind: AddressPoolKind,
+  region: string | undefined,
+  [freed, cursorRows, used]: SqlRows[],
+): Promise<AddressChoice> {
+  const released = (freed ?? []).map((r) => ({ index: Number(r.pool_index), inUse: !!r.in_use }));
+  const free = released.find((r) => !r.inUse);
+  if (free) {
+    const { index } = free;
+    return { address: addressAt(kind, index), kind, index, dropFreedTo: index, recorded: false };
+  }
+  const size = ADDRESS_POOL_SIZES[kind];
+  const from = Number(cursorRows?.[0]?.next_index ?? 0);
+  const to = Math.min(from + FIRST_PROBE, size);
+  let next = from;
+  for (const row of used ?? []) {
+    if (Number(row.pool_index) !== next) break;
+    next++;
+  }
+  if (released.length < FREED_READ && next < to) {
+    const dropFreedTo = released.at(-1)?.index;
+    return {
+      address: addressAt(kind, next),
+      kind,
+      index: next,
+      ...(dropFreedTo === undefined ? {} : { dropFreedTo }),
+      cursor: next + 1,
+      recorded: false,
+    };
+  }
+  if (released.length < FREED_READ && to >= size) throw poolExhausted(kind, region);
+  const session: SqlSession = {
+    query: async (text, params) =>
+      ((await tx.send([{ text, params: params ?? [] }]))[0] ?? []) as never,
+  };
+  return { address: await takeFreeAddress(session, parent, kind, region), kind, recorded: true };
+}
+
+/**
+ * The data-modifying CTEs that record an address choice, to put in the statement that inserts
+ * the rule (the CTE named `rule`, returning a row when the rule went in): they write only when
+ * it did. Placeholders from `$from` on; returns the CTE text (leading comma) and its values.
+ *
+ * @example
+ * ```ts
+ * const { ctes, params } = allocationWrites(parent, choice, row.length + 1);
+ * ```
+ */
+export function allocationWrites(
+  parent: string,
+  choice: AddressChoice,
+  from: number,
+): { ctes: string; params: SqlValue[] } {
+  if (choice.recorded) return { ctes: '', params: [] };
+  const params: SqlValue[] = [parent, choice.kind];
+  const [p, k] = [`$${from}::text`, `$${from + 1}::text`];
+  let ctes = '';
+  if (choice.dropFreedTo !== undefined) {
+    params.push(choice.dropFreedTo);
+    ctes += `, dropped AS (
+  DELETE FROM address_pool_freed WHERE parent = ${p} AND pool_kind = ${k}
+  AND pool_index <= $${from + params.length - 1}::integer AND EXISTS (SELECT 1 FROM rule)
+)`;
+  }
+  if (choice.cursor !== undefined) {
+    params.push(choice.cursor);
+    ctes += `, moved AS (
+  INSERT INTO address_pool_cursors (parent, pool_kind, next_index)
+  SELECT ${p}, ${k}, $${from + params.length - 1}::integer FROM rule
+  ON CONFLICT (parent, pool_kind) DO UPDATE
+  SET next_index = greatest(address_pool_cursors.next_index, EXCLUDED.next_index)
+)`;
+  }
+  return { ctes, params };
+}
 
 /**
  * The SQL store's free-address search, the same as the in-memory `FreeAddresses` over tables:

@@ -1,4 +1,4 @@
-import { resourceAlreadyExists, resourceNotFound } from '../core/compute-refusals.js';
+import { resourceNotFound } from '../core/compute-refusals.js';
 import { Refusal } from '../core/refusal.js';
 import type { SqlSession } from '../db/sql-database.js';
 import type { SqlStoreContext } from '../db/sql-store-context.js';
@@ -12,12 +12,7 @@ import {
   tokenParent,
 } from '../names/resource-names.js';
 import type { OperationRecord } from '../operations/operation-store.js';
-import {
-  insertOperation,
-  operationByRequestId,
-  operationInsert,
-  recordOf,
-} from '../operations/sql-operation-store.js';
+import { insertOperation, operationByRequestId } from '../operations/sql-operation-store.js';
 import { addressColumns } from './address-columns.js';
 import { clashAddressOf } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
@@ -29,7 +24,10 @@ import type {
   WriteResult,
 } from './forwarding-rule-store.js';
 import { releaseAddress, takeFreeAddress } from './sql-address-pool.js';
-import { aggregatedRulesTable, rulesTable } from './sql-rule-tables.js';
+import { sqlRuleInsert } from './sql-insert-batches.js';
+import { deleteRuleBatched } from './sql-rule-delete.js';
+import { regionLock } from './sql-rule-insert.js';
+import { aggregatedRulesTable, RULE_COLUMNS, rulesTable } from './sql-rule-tables.js';
 
 /** Where an updated rule's address sat in the pools, before and after. */
 type PoolMove = {
@@ -41,9 +39,6 @@ type PoolMove = {
 
 /** What a write's body wrote: the rule, and its operation when the body recorded it. */
 type Written = { rule: ForwardingRuleJson; operation?: OperationRecord };
-
-/** A rule's columns: the table's, then its address's (see `addressColumns`). */
-const RULE_COLUMNS = [...rulesTable.insertColumns, 'address_key', 'pool_kind', 'pool_index'];
 
 const ruleName = (parent: ScopeRef, name: string) => scopedName(parent, 'forwardingRules', name);
 
@@ -59,8 +54,9 @@ const ruleName = (parent: ScopeRef, name: string) => scopedName(parent, 'forward
  */
 export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStore {
   const { tx } = sql;
-  // `body` writes the rule; it records the operation too when it returns it (an insert sends
-  // both rows as one statement), else the operation is inserted after it.
+  const insert = sqlRuleInsert(sql);
+  // `body` writes the rule; it records the operation too when it returns it, else the operation
+  // is inserted after it. (An insert is a batched transaction of its own: sql-rule-insert.ts.)
   const ruleWrite = (
     parent: ScopeRef,
     write: RuleWrite,
@@ -83,8 +79,7 @@ export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStor
       };
     });
   return {
-    insert: (parent, rule, write) =>
-      ruleWrite(parent, write, (session) => insertRule(session, parent, rule, write)),
+    insert,
     get: (parent, name) =>
       tx(async (session) => {
         const rows = await session.query<{ resource: string }>(
@@ -110,12 +105,7 @@ VALUES (${placeholders(row.length + 2)})`,
           [scopeParent(parent), parent.project, ...row],
         );
       }),
-    delete: (parent, name, write) =>
-      ruleWrite(parent, write, async (session) => {
-        const gone = await deleteRule(session, parent, name);
-        if (!gone) throw resourceNotFound(ruleName(parent, name));
-        return { rule: gone };
-      }),
+    delete: (parent, name, write) => deleteRuleBatched(sql, parent, name, write),
     list: (parent, request) =>
       sql.list(
         rulesTable,
@@ -138,48 +128,6 @@ VALUES (${placeholders(row.length + 2)})`,
         }));
       }),
   };
-}
-
-/**
- * Inserts a rule and its operation in one statement (one round trip): the operation's row is
- * inserted only when the rule's was (a name taken meanwhile inserts neither, a 409).
- */
-async function insertRule(
-  session: SqlSession,
-  parent: ScopeRef,
-  rule: ForwardingRuleJson,
-  { check, operation }: RuleWrite & { check?: RegionCheck },
-): Promise<{ rule: ForwardingRuleJson; operation: OperationRecord }> {
-  if (check?.allocate && rule.IPAddress === undefined) {
-    // A name in use is a 409 before any address is taken (and the pool's quota).
-    const taken = await session.query(
-      'SELECT 1 AS taken FROM forwarding_rules WHERE parent = $1 AND "name" = $2',
-      [scopeParent(parent), rule.name],
-    );
-    if (taken.length > 0) throw resourceAlreadyExists(ruleName(parent, rule.name));
-  }
-  const stored = await checked(session, parent, rule, check);
-  const row = [
-    scopeParent(parent),
-    parent.project,
-    ...rulesTable.row(stored),
-    ...addressColumns(stored.IPAddress),
-  ];
-  const added = operation(stored);
-  const op = operationInsert(parent, added);
-  const inserted = await session.query<{ inserted: string }>(
-    `WITH rule AS (
-  INSERT INTO forwarding_rules (parent, project, ${RULE_COLUMNS.join(', ')})
-  VALUES (${placeholders(row.length)}) ON CONFLICT (parent, "name") DO NOTHING RETURNING 1 AS ok
-), recorded AS (
-  INSERT INTO operations (${op.columns}) SELECT ${placeholders(op.values.length, row.length + 1)} FROM rule
-)
-SELECT count(*)::text AS inserted FROM rule`,
-    [...row, ...op.values],
-  );
-  if (Number(inserted[0]?.inserted ?? 0) === 0)
-    throw resourceAlreadyExists(ruleName(parent, rule.name));
-  return { rule: stored, operation: recordOf(parent, added) };
 }
 
 async function updateRule(
@@ -261,9 +209,8 @@ WHERE parent = $1 AND address_key = $2 AND "name" <> $3`,
  * see the original's operation.
  */
 async function lockRegion(session: SqlSession, parent: ScopeRef): Promise<void> {
-  await session.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-    scopeParent(parent),
-  ]);
+  const { text, params } = regionLock(parent);
+  await session.query(text, params);
 }
 
 /**

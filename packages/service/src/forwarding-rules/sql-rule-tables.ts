@@ -12,3 +12,11 @@ export const aggregatedRulesTable: SqlTable = sqlTable(aggregatedForwardingRuleS
   table: 'forwarding_rules',
   required: ['creationTimestamp'],
 });
+
+/** A rule's columns as the store writes them: the table's, then its address's (`addressColumns`). */
+export const RULE_COLUMNS: readonly string[] = [
+  ...rulesTable.insertColumns,
+  'address_key',
+  'pool_kind',
+  'pool_index',
+];

@@ -1,5 +1,5 @@
 import { Refusal } from '../core/refusal.js';
-import type { SqlSession } from '../db/sql-database.js';
+import type { SqlBatchStatement, SqlSession } from '../db/sql-database.js';
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import { placeholders } from '../db/sql-text.js';
 import { type ScopeRef, scopeParent, scopeRefOf, tokenParent } from '../names/resource-names.js';
@@ -136,6 +136,25 @@ export const recordOf = (parent: ScopeRef, added: NewOperation): OperationRecord
 });
 
 /**
+ * The statement that reads the operation recorded in the region with this requestId (its row for
+ * {@link operationRecord}), for a batch that sends it with other statements.
+ *
+ * @example
+ * ```ts
+ * const [, [earlier]] = await tx.send([lock, operationByRequestIdStatement(parent, requestId)]);
+ * ```
+ */
+export function operationByRequestIdStatement(
+  parent: ScopeRef,
+  requestId: string,
+): SqlBatchStatement {
+  return {
+    text: `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND request_id = $2`,
+    params: [scopeParent(parent), requestId],
+  };
+}
+
+/**
  * The operation recorded in the region with this requestId, read in the caller's transaction.
  *
  * @example
@@ -148,10 +167,8 @@ export async function operationByRequestId(
   parent: ScopeRef,
   requestId: string,
 ): Promise<OperationRecord | undefined> {
-  const rows = await session.query<OperationRow>(
-    `SELECT ${OPERATION_COLUMNS} FROM operations WHERE parent = $1 AND request_id = $2`,
-    [scopeParent(parent), requestId],
-  );
+  const { text, params } = operationByRequestIdStatement(parent, requestId);
+  const rows = await session.query<OperationRow>(text, params as string[]);
   return rows[0] ? operationRecord(rows[0]) : undefined;
 }
 
@@ -229,7 +246,16 @@ SELECT ((SELECT count(*) FROM old) + (SELECT count(*) FROM surplus)${
   return [text, params];
 }
 
-function operationRecord(row: OperationRow): OperationRecord {
+/**
+ * An operation's record from its row as {@link operationByRequestIdStatement} reads it.
+ *
+ * @example
+ * ```ts
+ * const earlier = row ? operationRecord(row) : undefined;
+ * ```
+ */
+export function operationRecord(read: Record<string, unknown>): OperationRecord {
+  const row = read as OperationRow;
   return {
     ...scopeRefOf(row.parent),
     operation: JSON.parse(row.resource),

@@ -6,7 +6,15 @@ export {
 export { LOCK_FILE, lockDataDirectory } from '../db/data-dir-lock.js';
 export { openPgliteDatabase, type PgliteDatabaseOptions } from '../db/pglite-database.js';
 export { openPostgresDatabase, type PostgresDatabaseOptions } from '../db/postgres-database.js';
-export type { SqlDatabase, SqlSession, TransactionSettings } from '../db/sql-database.js';
+export type {
+  SqlBatchSession,
+  SqlBatchStatement,
+  SqlDatabase,
+  SqlRows,
+  SqlSession,
+  SqlValue,
+  TransactionSettings,
+} from '../db/sql-database.js';
 export { isStatementTimeout, StatementTimeoutError } from '../db/statement-timeout.js';
 export { regionCheckFor } from '../forwarding-rules/region-check.js';
 export type { ScopeRef } from '../names/resource-names.js';

@@ -5,6 +5,38 @@ import { addressColumns } from '../forwarding-rules/address-columns.js';
 import { aggregatedRulesTable, rulesTable } from '../forwarding-rules/sql-rule-tables.js';
 import { operationsTable } from '../operations/sql-operation-table.js';
 
+// Whether `i` is the lowest position of pool `k` no rule of region `p` uses: not in use; no
+// released position is free again below it; at or past the cursor, every position from the
+// cursor up to it in use (below the cursor every free position is a released one). An insert
+// that guessed its address writes only when this holds (sql-address-guess.ts). A function, not
+// the same condition inline, because PL/pgSQL keeps its statements' plans for the session:
+// the six subqueries planned anew on every insert cost 0.26 ms, the call 0.04 ms (issue 26).
+const LOWEST_FREE_POSITION = `CREATE OR REPLACE FUNCTION listkit_lowest_free_position(p text, k text, i integer)
+RETURNS boolean LANGUAGE plpgsql STABLE AS $body$
+DECLARE
+  c integer;
+BEGIN
+  IF EXISTS (SELECT 1 FROM forwarding_rules WHERE parent = p AND pool_kind = k AND pool_index = i) THEN
+    RETURN false;
+  END IF;
+  IF EXISTS (
+    SELECT 1 FROM address_pool_freed f
+    WHERE f.parent = p AND f.pool_kind = k AND f.pool_index < i AND NOT EXISTS (
+      SELECT 1 FROM forwarding_rules r
+      WHERE r.parent = p AND r.pool_kind = k AND r.pool_index = f.pool_index
+    )
+  ) THEN
+    RETURN false;
+  END IF;
+  SELECT coalesce(max(next_index), 0) INTO c FROM address_pool_cursors
+  WHERE parent = p AND pool_kind = k;
+  RETURN i < c OR (
+    SELECT count(DISTINCT pool_index) FROM forwarding_rules
+    WHERE parent = p AND pool_kind = k AND pool_index >= c AND pool_index < i
+  ) = i - c;
+END
+$body$`;
+
 /** Rows a backfill statement updates at once. */
 const BACKFILL_BATCH = 1000;
 
@@ -95,6 +127,12 @@ WHERE f.parent = v.parent AND f."name" = v."name"`,
       }
     },
   },
+  {
+    version: 3,
+    description:
+      'listkit_lowest_free_position: whether a guessed ephemeral address is the one to take',
+    statements: [LOWEST_FREE_POSITION],
+  },
 ];
 
 /**
@@ -102,7 +140,7 @@ WHERE f.parent = v.parent AND f."name" = v."name"`,
  *
  * @example
  * ```ts
- * SCHEMA_VERSION; // 2
+ * SCHEMA_VERSION; // 3
  * ```
  */
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
