@@ -205,7 +205,8 @@ const snakeCase = (path: string) =>
     .slice(0, 63);
 
 /**
- * Lays out a resource schema as a table: the resource as `jsonb`, plus one typed column per
+ * Lays out a resource schema as a table: the resource as `jsonb` (or `json`, which pages read
+ * without conversion: {@link SqlTableOptions.documentType}), plus one typed column per
  * field reachable through messages (strings as `text COLLATE "C"`, int64 as `bigint`,
  * timestamps and durations as `numeric` nanoseconds, enums as their declared index, maps and
  * repeated fields as `jsonb`).
