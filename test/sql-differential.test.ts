@@ -362,25 +362,45 @@ async function load(db: TestDatabase, table: SqlTable, resources: object[]) {
   );
 }
 
-function differential(open: () => Promise<TestDatabase>, runs: number) {
-  let db: TestDatabase;
-  const table = sqlTable(schema, { table: `listkit_diff_${process.pid}` });
-  beforeAll(async () => {
-    db = await open();
+/**
+ * The document layout both ways: the resource as `jsonb` (the default) and as `json`
+ * (`documentType: 'json'`, read without conversion; filters cast it). Each property run picks one.
+ */
+const layouts = (name: string): SqlTable[] => [
+  sqlTable(schema, { table: `${name}_${process.pid}` }),
+  sqlTable(schema, { table: `${name}_json_${process.pid}`, documentType: 'json' }),
+];
+const layoutArb = fc.constantFrom(0, 1);
+
+async function createTables(db: TestDatabase, tables: SqlTable[], indexes: boolean) {
+  for (const table of tables) {
     await db.exec(`DROP TABLE IF EXISTS ${table.name}`);
     await db.exec(table.createTable());
-    for (const ddl of suggestIndexes(table, { orderings: ORDERINGS })) await db.exec(ddl);
+    if (indexes)
+      for (const ddl of suggestIndexes(table, { orderings: ORDERINGS })) await db.exec(ddl);
+  }
+}
+
+async function dropTables(db: TestDatabase | undefined, tables: SqlTable[]) {
+  for (const table of tables) await db?.exec(`DROP TABLE IF EXISTS ${table.name}`);
+  await db?.close();
+}
+
+function differential(open: () => Promise<TestDatabase>, runs: number) {
+  let db: TestDatabase;
+  const tables = layouts('listkit_diff');
+  beforeAll(async () => {
+    db = await open();
+    await createTables(db, tables, true);
   }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
-  afterAll(async () => {
-    await db?.exec(`DROP TABLE IF EXISTS ${table.name}`);
-    await db?.close();
-  });
+  afterAll(() => dropTables(db, tables));
 
   it('lists every page exactly as the in-memory Collection does', async () => {
     let compared = 0;
     let invalid = 0;
     await fc.assert(
-      fc.asyncProperty(resourcesArb, requestArb, async (resources, request) => {
+      fc.asyncProperty(resourcesArb, requestArb, layoutArb, async (resources, request, layout) => {
+        const table = tables[layout]!;
         const collection = new Collection<object>(schema, { pageTokens: codec });
         for (const r of resources) collection.put(r);
         let expected: ListPage<object>[];
@@ -412,7 +432,8 @@ function differential(open: () => Promise<TestDatabase>, runs: number) {
 
   it('with a small scan budget, short pages still walk to the same items', async () => {
     await fc.assert(
-      fc.asyncProperty(resourcesArb, requestArb, async (resources, request) => {
+      fc.asyncProperty(resourcesArb, requestArb, layoutArb, async (resources, request, layout) => {
+        const table = tables[layout]!;
         const collection = new Collection<object>(schema, { pageTokens: codec });
         for (const r of resources) collection.put(r);
         let expected: ListPage<object>[];
@@ -463,16 +484,12 @@ const hostileFilterArb = fc.tuple(
 
 function injection(open: () => Promise<TestDatabase>, runs: number) {
   let db: TestDatabase;
-  const table = sqlTable(schema, { table: `listkit_hostile_${process.pid}` });
+  const tables = layouts('listkit_hostile');
   beforeAll(async () => {
     db = await open();
-    await db.exec(`DROP TABLE IF EXISTS ${table.name}`);
-    await db.exec(table.createTable());
+    await createTables(db, tables, false);
   }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
-  afterAll(async () => {
-    await db?.exec(`DROP TABLE IF EXISTS ${table.name}`);
-    await db?.close();
-  });
+  afterAll(() => dropTables(db, tables));
 
   it('never puts request text into SQL text, and still answers as the in-memory engine', async () => {
     let compared = 0;
@@ -481,7 +498,9 @@ function injection(open: () => Promise<TestDatabase>, runs: number) {
         resourcesArb,
         hostileFilterArb,
         fc.boolean(),
-        async (resources, [hostile, make], store) => {
+        layoutArb,
+        async (resources, [hostile, make], store, layout) => {
+          const table = tables[layout]!;
           // Half the time a resource holds the hostile text itself, so that equality can match.
           const data =
             store && resources[0]

@@ -122,10 +122,14 @@ const filterArb = fc.oneof(
 
 const codec = await PageTokenCodec.create();
 let db: TestDatabase;
-const table = sqlTable(schema, { table: `listkit_exotic_${process.pid}` });
+// Both document layouts (jsonb, and json read unconverted and cast by filters); each run picks one.
+const tables = [
+  sqlTable(schema, { table: `listkit_exotic_${process.pid}` }),
+  sqlTable(schema, { table: `listkit_exotic_json_${process.pid}`, documentType: 'json' }),
+];
 beforeAll(async () => {
   db = await openPglite();
-  await db.exec(table.createTable());
+  for (const table of tables) await db.exec(table.createTable());
 }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
 afterAll(() => db?.close());
 
@@ -154,7 +158,8 @@ it('lists maps of maps and of messages, lists of lists and deep messages as the 
         'deep.inner.name desc',
       ),
       fc.integer({ min: 1, max: 6 }),
-      async (resources, filter, orderBy, pageSize) => {
+      fc.constantFrom(...tables),
+      async (resources, filter, orderBy, pageSize, table) => {
         const request = { filter, orderBy, pageSize };
         const collection = new Collection<object>(schema, { pageTokens: codec });
         for (const r of resources) collection.put(r);

@@ -4,7 +4,9 @@
 // bare: one round trip, rows received and JSON.parse'd, no planning, no settings, no token) and
 // with naive OFFSET paging in SQL. listFromSql runs twice: as one simple query
 // (simpleQueryText: one message, one round trip) and as BEGIN / settings / statement / COMMIT
-// (four round trips, the runner docs/sql.md showed before).
+// (four round trips, the runner docs/sql.md showed before). The same pages also come from a
+// second table whose document is `json` (sqlTable's documentType: 'json': the resource kept as
+// the text table.row wrote, read without converting jsonb to text), one query and its limit.
 // Needs a server: LISTKIT_PG_URL (e.g. `.ci/with-postgres.sh pnpm bench`); skips without one.
 // Tables are kept between runs (bench_rules_<n>_<layout hash>) so that the 10^6 load happens once per cluster.
 // Prints; never asserts. Knobs: BENCH_SQL_SIZES (default "10000,1000000"), BENCH_SQL_PAGES (30),
@@ -71,7 +73,7 @@ async function load(table, rules) {
   }
   const start = now();
   await client.query(table.createTable());
-  const types = ['jsonb', ...table.columns.map((c) => CAST[c.sqlType] ?? c.sqlType)];
+  const types = [table.documentType, ...table.columns.map((c) => CAST[c.sqlType] ?? c.sqlType)];
   const select = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
   const insert = `INSERT INTO ${table.name} (${table.insertColumns.join(', ')}) SELECT * FROM unnest(${select})`;
   for (let at = 0; at < rules.length; at += BATCH) {
@@ -103,15 +105,19 @@ async function tokensOf(list, request) {
  * Median ms per page of each way of answering the same pages, timed page by page in rotation
  * (page i by every way, then page i + 1 starting with the next way), ROUNDS times over the walk:
  * on a shared machine the noise then falls on every way alike. The first page (which warms
- * caches and plans) is left out.
+ * caches and plans) is left out. `warm(i)`, untimed, runs before page i's ways: the first way to
+ * read a page's rows would otherwise also pay for bringing them into shared buffers (the two
+ * 10^6-row tables are larger than shared_buffers), and with several ways per table the rotation
+ * does not make every way the first alike (jsonb's one query came first 4 times in 6).
  */
-async function rotated(ways) {
+async function rotated(ways, warm = async () => {}) {
   const times = ways.map(() => []);
   const pages = Math.min(...ways.map((w) => w.pages));
   let turn = 0;
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 1; i < pages; i++) {
       turn++;
+      await warm(i);
       for (let k = 0; k < ways.length; k++) {
         const w = (k + turn) % ways.length;
         const start = now();
@@ -154,51 +160,85 @@ const CASES = [
 ];
 
 const results = new Map();
+/** The rules' table in a layout, named by a hash of the layout (a changed layout loads afresh). */
+function benchTable(size, documentType) {
+  const options = { required: ['creationTimestamp'], documentType };
+  const layout = sqlTable(forwardingRuleSchema, { ...options, table: 'x' });
+  const hash = [...layout.createTable()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+  return sqlTable(forwardingRuleSchema, {
+    ...options,
+    table: `bench_rules_${size}_${hash.toString(36)}`,
+  });
+}
+
+/** The statement of each page as listFromSql plans it. */
+async function plannedStatements(request, table, tokens) {
+  const statements = [];
+  for (const pageToken of tokens) {
+    await listFromSql(
+      { ...request, pageSize: PAGE, pageToken },
+      {
+        table,
+        pageTokens: codec,
+        run: (st) => {
+          statements.push(st.at(-1));
+          return runOneQuery(st);
+        },
+      },
+    );
+  }
+  return statements;
+}
+
 for (const size of SIZES) {
   const rules = sampleForwardingRules(size);
-  const layout = sqlTable(forwardingRuleSchema, { table: 'x', required: ['creationTimestamp'] });
-  // The table name carries a hash of the layout, so a changed layout loads a fresh table.
-  const hash = [...layout.createTable()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
-  const table = sqlTable(forwardingRuleSchema, {
-    table: `bench_rules_${size}_${hash.toString(36)}`,
-    required: ['creationTimestamp'],
-  });
-  const loadSeconds = await load(table, rules);
-  if (loadSeconds) console.log(`loaded ${size} rows in ${loadSeconds.toFixed(1)} s`);
+  const table = benchTable(size, 'jsonb');
+  const jsonTable = benchTable(size, 'json');
+  for (const t of [table, jsonTable]) {
+    const loadSeconds = await load(t, rules);
+    if (loadSeconds)
+      console.log(`loaded ${size} rows (${t.documentType}) in ${loadSeconds.toFixed(1)} s`);
+  }
   const collection = new Collection(forwardingRuleSchema, { pageTokens: codec });
   for (const rule of rules) collection.put(rule);
-  const statements = [];
   const sql = (request) => listFromSql(request, { table, pageTokens: codec, run: runOneQuery });
+  const sqlJson = (request) =>
+    listFromSql(request, { table: jsonTable, pageTokens: codec, run: runOneQuery });
   const sqlTransaction = (request) =>
     listFromSql(request, { table, pageTokens: codec, run: runTransaction });
   const memory = (request) => collection.list(request);
   for (const c of CASES) {
     const tokens = await tokensOf(sql, c);
+    const jsonTokens = await tokensOf(sqlJson, c);
     const memoryTokens = await tokensOf(memory, c);
-    // The statement of each page, as listFromSql planned it.
-    statements.length = 0;
-    for (const pageToken of tokens) {
-      await listFromSql(
-        { ...c, pageSize: PAGE, pageToken },
-        {
-          table,
-          pageTokens: codec,
-          run: (st) => {
-            statements.push(st.at(-1));
-            return runOneQuery(st);
-          },
-        },
-      );
-    }
+    const statements = await plannedStatements(c, table, tokens);
+    const jsonStatements = await plannedStatements(c, jsonTable, jsonTokens);
     const at = (list, pageTokens) => (i) =>
       list({ ...c, pageSize: PAGE, pageToken: pageTokens[i] });
-    const [one, transaction, limit, inMemory] = await rotated([
-      { pages: tokens.length, page: at(sql, tokens) },
-      { pages: tokens.length, page: at(sqlTransaction, tokens) },
-      { pages: statements.length, page: (i) => limitPage(statements[i]) },
-      { pages: memoryTokens.length, page: at(memory, memoryTokens) },
-    ]);
-    results.set(`${size}|${c.label}`, { sql: one, transaction, memory: inMemory, limit });
+    const [one, transaction, limit, json, jsonLimit, inMemory] = await rotated(
+      [
+        { pages: tokens.length, page: at(sql, tokens) },
+        { pages: tokens.length, page: at(sqlTransaction, tokens) },
+        { pages: statements.length, page: (i) => limitPage(statements[i]) },
+        { pages: jsonTokens.length, page: at(sqlJson, jsonTokens) },
+        { pages: jsonStatements.length, page: (i) => limitPage(jsonStatements[i]) },
+        { pages: memoryTokens.length, page: at(memory, memoryTokens) },
+      ],
+      async (i) => {
+        // Each table's rows of page i into shared buffers (the statement alone, rows discarded).
+        for (const s of [statements[i], jsonStatements[i]]) {
+          if (s) await client.query(s.text, [...s.params]);
+        }
+      },
+    );
+    results.set(`${size}|${c.label}`, {
+      sql: one,
+      transaction,
+      memory: inMemory,
+      limit,
+      json,
+      jsonLimit,
+    });
   }
   const pages = Math.ceil(size / PAGE);
   const offsets = [];
@@ -211,29 +251,30 @@ for (const size of SIZES) {
 const big = Math.max(...SIZES);
 const small = Math.min(...SIZES);
 console.log(
-  `\n### SQL paging (ms per page of ${PAGE}, median of ${PAGES - 1} consecutive pages × ${ROUNDS} rounds, the four ways in rotation page by page)\n`,
+  `\n### SQL paging (ms per page of ${PAGE}, median of ${PAGES - 1} consecutive pages × ${ROUNDS} rounds, the six ways in rotation page by page)\n`,
 );
 console.log(
-  '| rows | case | listFromSql, one query | listFromSql, BEGIN … COMMIT | limit: statement + JSON.parse | in-memory Collection | SQL / memory | SQL / limit | transaction / limit |',
+  '| rows | case | jsonb: one query | jsonb: BEGIN … COMMIT | jsonb: limit | json: one query | json: limit | in-memory | jsonb one query / memory | json one query / memory | json limit / memory | one query / limit (jsonb, json) |',
 );
-console.log('|---:|:---|---:|---:|---:|---:|---:|---:|---:|');
+console.log('|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+const x = (a, b) => `${(a / b).toFixed(2)}x`;
 for (const size of SIZES) {
   for (const c of CASES) {
     const r = results.get(`${size}|${c.label}`);
     console.log(
-      `| ${size} | ${c.label} | ${fmt(r.sql)} | ${fmt(r.transaction)} | ${fmt(r.limit)} | ${fmt(r.memory)} | ${(r.sql / r.memory).toFixed(2)}x | ${(r.sql / r.limit).toFixed(2)}x | ${(r.transaction / r.limit).toFixed(2)}x |`,
+      `| ${size} | ${c.label} | ${fmt(r.sql)} | ${fmt(r.transaction)} | ${fmt(r.limit)} | ${fmt(r.json)} | ${fmt(r.jsonLimit)} | ${fmt(r.memory)} | ${x(r.sql, r.memory)} | ${x(r.json, r.memory)} | ${x(r.jsonLimit, r.memory)} | ${x(r.sql, r.limit)}, ${x(r.json, r.jsonLimit)} |`,
     );
   }
 }
 if (SIZES.length > 1) {
   console.log(`\n### Per-page cost, ${big} / ${small} rows (keyset: should stay near 1)\n`);
-  console.log('| case | PostgreSQL | in-memory |');
-  console.log('|:---|---:|---:|');
+  console.log('| case | PostgreSQL (jsonb) | PostgreSQL (json) | in-memory |');
+  console.log('|:---|---:|---:|---:|');
   for (const c of CASES) {
     const a = results.get(`${big}|${c.label}`);
     const b = results.get(`${small}|${c.label}`);
     console.log(
-      `| ${c.label} | ${(a.sql / b.sql).toFixed(2)} | ${(a.memory / b.memory).toFixed(2)} |`,
+      `| ${c.label} | ${(a.sql / b.sql).toFixed(2)} | ${(a.json / b.json).toFixed(2)} | ${(a.memory / b.memory).toFixed(2)} |`,
     );
   }
   const unfiltered = results.get(`${big}|by name`).sql;

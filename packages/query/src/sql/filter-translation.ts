@@ -115,7 +115,7 @@ function source(steps: readonly PathStep[], context: TranslationContext): Source
       return {
         kind: 'column',
         column,
-        guards: needsParent ? parentGuards(table.document, fieldSteps) : [],
+        guards: needsParent ? parentGuards(documentJsonb(table), fieldSteps) : [],
       };
     }
   }
@@ -127,12 +127,22 @@ function source(steps: readonly PathStep[], context: TranslationContext): Source
         column.name,
         steps.slice(i),
         context,
-        i > 1 ? parentGuards(table.document, fieldSteps.slice(0, i)) : [],
+        i > 1 ? parentGuards(documentJsonb(table), fieldSteps.slice(0, i)) : [],
       );
     }
   }
   // A table of your own has no document: what has no column is decided in memory.
-  return table.document === undefined ? undefined : jsonWalk(table.document, steps, context, []);
+  const document = documentJsonb(table);
+  return document === undefined ? undefined : jsonWalk(document, steps, context, []);
+}
+
+/**
+ * The document as a `jsonb` expression for filters: the column itself, or cast from `json`
+ * (`documentType: 'json'`, which pages read without conversion); undefined without a document.
+ */
+function documentJsonb(table: SqlTable): string | undefined {
+  if (table.document === undefined) return undefined;
+  return table.documentType === 'json' ? `(${table.document}::jsonb)` : table.document;
 }
 
 /** Guards that every message on the way to a nested field is present in the document. */
@@ -159,7 +169,7 @@ function jsonWalk(
   const all = [...guards];
   for (const step of steps) {
     if (step.kind === 'each') throw new Error('each steps are walked by the caller');
-    if (expr !== context.table.document) all.push(`jsonb_typeof(${expr}) = 'object'`);
+    if (expr !== documentJsonb(context.table)) all.push(`jsonb_typeof(${expr}) = 'object'`);
     if (step.kind === 'field') {
       expr = `(${expr} -> ${quoteLiteral(step.name)})`;
       defaultable = true;
@@ -366,6 +376,11 @@ function compare(
   return onPath(steps, context, (src) => leaf(src, field.type, comparator, operand, context));
 }
 
+/** The JSON values the in-memory `isPresent` reads as unset (an absent value is NULL). */
+const ABSENT_JSON = ['""', '"0"', '0', 'false', '[]', '{}', 'null']
+  .map((v) => `'${v}'::jsonb`)
+  .join(', ');
+
 /** Proto3 presence of a `jsonb` value, as the in-memory `isPresent`. */
 function presence(src: Source, context: TranslationContext): string | undefined {
   let x: string;
@@ -376,7 +391,9 @@ function presence(src: Source, context: TranslationContext): string | undefined 
     if (value === undefined) return undefined;
     x = value;
   }
-  return `CASE jsonb_typeof(${x}) WHEN 'string' THEN ${x} NOT IN ('""'::jsonb, '"0"'::jsonb) WHEN 'number' THEN ${x} <> '0'::jsonb WHEN 'boolean' THEN ${x} = 'true'::jsonb WHEN 'array' THEN ${x} <> '[]'::jsonb WHEN 'object' THEN ${x} <> '{}'::jsonb ELSE false END`;
+  // One `<> ALL` over the absent values evaluates x once per row (a CASE over jsonb_typeof read
+  // it up to three times, each a walk of the document, and with a json document each a parse).
+  return `COALESCE(${x} NOT IN (${ABSENT_JSON}), false)`;
 }
 
 /** One comparison of a scalar value with a typed operand; undefined when it cannot push down. */
@@ -582,7 +599,8 @@ function regex(field: FieldRef, pattern: string, context: TranslationContext): T
 
 /** A column's field read from the document instead (NULL when it or a parent is absent). */
 function documentValue(column: SqlColumn, context: TranslationContext): string | undefined {
-  if (context.table.document === undefined) return undefined;
+  const document = documentJsonb(context.table);
+  if (document === undefined) return undefined;
   const steps = column.steps.map((name): PathStep => ({ kind: 'field', name }));
-  return (jsonWalk(context.table.document, steps, context, []) as { expr: string }).expr;
+  return (jsonWalk(document, steps, context, []) as { expr: string }).expr;
 }

@@ -209,6 +209,52 @@ describe('sqlTable', () => {
   });
 });
 
+describe("documentType: 'json'", () => {
+  const json = sqlTable(schema, { table: 'rules', required: ['created'], documentType: 'json' });
+  const planJson = (filter: string) =>
+    planListQuery(json, {
+      filter: compileFilter(filter, schema),
+      order: parseOrderBy('', schema),
+      pageSize: 10,
+    });
+
+  it('keeps the document as json, writes the same row and reads it as text, unconverted', () => {
+    expect(json.documentType).toBe('json');
+    expect(table.documentType).toBe('jsonb');
+    expect(json.createTable()).toContain('"resource" json NOT NULL');
+    const rule = { name: 'a', created: '2024-01-01T00:00:00Z', sched: { zone: 'z' } };
+    expect(json.row(rule)).toEqual(table.row(rule));
+    expect(json.insertColumns).toEqual(table.insertColumns);
+    expect(planJson('').text).toMatch(/^SELECT "resource"::text AS "resource" FROM "rules"/);
+  });
+
+  it('filters on the document through a jsonb cast, and on columns as before', () => {
+    expect(planJson('sched:*').text).toContain(
+      `COALESCE((("resource"::jsonb) -> 'sched') NOT IN (`,
+    );
+    expect(planJson('sched.zone:*').text).toContain(`("resource"::jsonb)`);
+    expect(planJson('sched.zone:*').text).not.toMatch(/"resource" ->/);
+    expect(planJson('labels.env = "prod"').text).toBe(plan('labels.env = "prod"').text);
+    expect(planJson('size > 3').text).toBe(plan('size > 3').text);
+  });
+
+  it('wants the same indexes as the jsonb layout (filters never index the document)', () => {
+    const orderings = ['', 'created desc', 'expires'];
+    expect(suggestIndexes(json, { orderings, trigram: true })).toEqual(
+      suggestIndexes(table, { orderings, trigram: true }),
+    );
+  });
+
+  it('is refused for a table of your own, and any other type is refused', () => {
+    expect(() => sqlTable(schema, { table: 'own', document: false, documentType: 'json' })).toThrow(
+      'not a table of your own',
+    );
+    expect(() => sqlTable(schema, { table: 'r', documentType: 'text' as never })).toThrow(
+      "documentType must be 'jsonb' or 'json'",
+    );
+  });
+});
+
 describe('suggestIndexes', () => {
   it('gives a btree per ordering in the query form, and GIN for maps', () => {
     expect(

@@ -153,6 +153,7 @@ export function planListQuery<T>(
     : Math.max(query.pageSize + 1, options.scanBudget ?? DEFAULT_SCAN_BUDGET);
   // As text: node-postgres took 6.2 ms to hand over 501 resources as jsonb, 2.5 ms as text
   // plus 1.1 ms for JSON.parse (10^6 rows, test/bench/sql.mjs); every driver returns text alike.
+  // From a json document (documentType: 'json') `::text` converts nothing: the stored text.
   // A table of your own: each column as canonical text (drivers would read timestamptz as a
   // Date, in milliseconds, and bigint as a lossy number).
   const columns: (readonly [string, string])[] =
