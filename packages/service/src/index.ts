@@ -6,7 +6,7 @@ export { EmulatorClock } from './core/clock.js';
 export { createEmulator, type Emulator, type EmulatorOptions } from './emulator.js';
 export type { EmulatorControls } from './emulator-controls.js';
 export type { EmulatorEnv } from './emulator-state.js';
-export type { AddressPoolKind } from './forwarding-rules/address-pool.js';
+export type { AddressPoolKind } from './forwarding-rules/addresses/address-pool.js';
 export type { ClashContext } from './forwarding-rules/create/body-reader.js';
 export type { ForwardingRuleJson } from './forwarding-rules/forwarding-rule.js';
 export {

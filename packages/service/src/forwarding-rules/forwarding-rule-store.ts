@@ -2,7 +2,7 @@ import type { ListPage } from '@listkit/query';
 import type { StoreListRequest } from '../core/store-list-request.js';
 import type { ScopeRef } from '../names/resource-names.js';
 import type { NewOperation, OperationRecord } from '../operations/operation-store.js';
-import type { AddressPoolKind } from './address-pool.js';
+import type { AddressPoolKind } from './addresses/address-pool.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 
 // The forwarding rules' store port: memory-forwarding-rule-store.ts and

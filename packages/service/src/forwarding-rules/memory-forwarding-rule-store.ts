@@ -11,6 +11,7 @@ import {
   tokenParent,
 } from '../names/resource-names.js';
 import type { MemoryOperationStore } from '../operations/memory-operation-store.js';
+import { RegionAddresses } from './addresses/region-addresses.js';
 import { clashAddressOf } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { aggregatedRuleCollection, regionRuleCollection } from './forwarding-rule-collection.js';
@@ -20,7 +21,6 @@ import type {
   RuleWrite,
   WriteResult,
 } from './forwarding-rule-store.js';
-import { RegionAddresses } from './region-addresses.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
 

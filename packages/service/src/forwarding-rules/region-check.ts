@@ -1,4 +1,4 @@
-import { poolKindOf } from './address-pool.js';
+import { poolKindOf } from './addresses/address-pool.js';
 import type { ClashContext } from './create/body-reader.js';
 import { checkClash } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';

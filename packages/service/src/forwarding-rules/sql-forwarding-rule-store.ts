@@ -13,7 +13,8 @@ import {
 } from '../names/resource-names.js';
 import type { OperationRecord } from '../operations/operation-store.js';
 import { insertOperation, operationByRequestId } from '../operations/sql-operation-store.js';
-import { addressColumns } from './address-columns.js';
+import { addressColumns } from './addresses/address-columns.js';
+import { releaseAddress, takeFreeAddress } from './addresses/sql-address-pool.js';
 import { clashAddressOf } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { parseStoredRule } from './forwarding-rule-collection.js';
@@ -23,7 +24,6 @@ import type {
   RuleWrite,
   WriteResult,
 } from './forwarding-rule-store.js';
-import { releaseAddress, takeFreeAddress } from './sql-address-pool.js';
 import { sqlRuleInsert } from './sql-insert-batches.js';
 import { deleteRuleBatched } from './sql-rule-delete.js';
 import { regionLock } from './sql-rule-insert.js';

@@ -1,9 +1,9 @@
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import { type ScopeRef, scopeParent } from '../names/resource-names.js';
-import { ADDRESS_POOL_SIZES, type AddressPoolKind } from './address-pool.js';
+import { ADDRESS_POOL_SIZES, type AddressPoolKind } from './addresses/address-pool.js';
+import { AddressGuesses, guessedChoice } from './addresses/sql-address-guess.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import type { RegionCheck, RuleWrite, WriteResult } from './forwarding-rule-store.js';
-import { AddressGuesses, guessedChoice } from './sql-address-guess.js';
 import {
   type GuessedAnswer,
   guessedInsert,

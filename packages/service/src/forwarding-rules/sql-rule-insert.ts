@@ -9,17 +9,17 @@ import {
   operationRecord,
   recordOf,
 } from '../operations/sql-operation-store.js';
-import { addressColumns } from './address-columns.js';
-import { clashAddressOf } from './create/clash-rule.js';
-import type { ForwardingRuleJson } from './forwarding-rule.js';
-import type { RegionCheck, RuleWrite, WriteResult } from './forwarding-rule-store.js';
-import { guessHolds } from './sql-address-guess.js';
+import { addressColumns } from './addresses/address-columns.js';
+import { guessHolds } from './addresses/sql-address-guess.js';
 import {
   type AddressChoice,
   addressReads,
   allocationWrites,
   chooseFreeAddress,
-} from './sql-address-pool.js';
+} from './addresses/sql-address-pool.js';
+import { clashAddressOf } from './create/clash-rule.js';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
+import type { RegionCheck, RuleWrite, WriteResult } from './forwarding-rule-store.js';
 import { RULE_COLUMNS, rulesTable } from './sql-rule-tables.js';
 
 /**

@@ -1,7 +1,7 @@
 import { type Migration, runMigrations } from '../db/migration-runner.js';
 import type { SqlDatabase } from '../db/sql-database.js';
 import { columnDefinition } from '../db/sql-text.js';
-import { addressColumns } from '../forwarding-rules/address-columns.js';
+import { addressColumns } from '../forwarding-rules/addresses/address-columns.js';
 import { aggregatedRulesTable, rulesTable } from '../forwarding-rules/sql-rule-tables.js';
 import { operationsTable } from '../operations/sql-operation-table.js';
 

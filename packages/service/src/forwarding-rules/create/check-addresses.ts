@@ -1,7 +1,7 @@
 // Stage 3: the rule's address (IPAddress, ipVersion) and its network, subnetwork and ipCollection.
 import { resourceNotFound } from '../../core/compute-refusals.js';
 import { scopedName } from '../../names/resource-names.js';
-import { canonicalAddress } from '../ip-addresses.js';
+import { canonicalAddress } from '../addresses/ip-addresses.js';
 import type { BodyReader } from './body-reader.js';
 import type { NameAndEnums } from './check-name-region-enums.js';
 import type { Destination } from './check-target-and-backend.js';

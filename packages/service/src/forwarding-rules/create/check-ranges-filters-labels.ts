@@ -1,6 +1,6 @@
 // Stage 6: sourceIpRanges, metadataFilters, the backend bucket migration, and labels.
 
-import { parseRange } from '../ip-addresses.js';
+import { parseRange } from '../addresses/ip-addresses.js';
 import { checkLabels } from '../labels.js';
 import { MIGRATION_TRANSITIONS } from '../migration-state-machine.js';
 import type { BodyReader } from './body-reader.js';

@@ -1,8 +1,13 @@
 // The clash rule: one address, protocol and ports per domain, and the base rule of steering rules.
 
 import { scopedName } from '../../names/resource-names.js';
+import {
+  canonicalAddress,
+  type IpRange,
+  parseRange,
+  rangesOverlap,
+} from '../addresses/ip-addresses.js';
 import type { ForwardingRuleJson } from '../forwarding-rule.js';
-import { canonicalAddress, type IpRange, parseRange, rangesOverlap } from '../ip-addresses.js';
 import type { ClashContext } from './body-reader.js';
 import { invalid } from './errors.js';
 import { GOOGLE_APIS_BUNDLES } from './patterns-and-limits.js';

@@ -1,7 +1,7 @@
 import { isRfc3339 } from '../../core/rfc3339.js';
+import { canonicalAddress } from '../addresses/ip-addresses.js';
 import type { ForwardingRuleJson } from '../forwarding-rule.js';
 import { FORWARDING_RULE_ENUMS } from '../forwarding-rule-schema.js';
-import { canonicalAddress } from '../ip-addresses.js';
 import { checkLabels } from '../labels.js';
 import { invalid, required } from './errors.js';
 import { NAME_PATTERN, RFC1035 } from './patterns-and-limits.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { call as send } from '../../test-support/http-call.js';
-import { Refusal } from '../core/refusal.js';
-import { createEmulator } from '../emulator.js';
-import { refusalToApiError } from '../http/refusal-answer.js';
+import { call as send } from '../../../test-support/http-call.js';
+import { Refusal } from '../../core/refusal.js';
+import { createEmulator } from '../../emulator.js';
+import { refusalToApiError } from '../../http/refusal-answer.js';
 import {
   ADDRESS_POOL_SIZES,
   type AddressPoolKind,

@@ -1,4 +1,4 @@
-import type { SqlValue } from '../db/sql-database.js';
+import type { SqlValue } from '../../db/sql-database.js';
 import { ADDRESS_POOL_SIZES, type AddressPoolKind, addressAt } from './address-pool.js';
 import type { AddressChoice } from './sql-address-pool.js';
 

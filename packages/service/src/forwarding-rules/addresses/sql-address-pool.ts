@@ -4,7 +4,7 @@ import type {
   SqlRows,
   SqlSession,
   SqlValue,
-} from '../db/sql-database.js';
+} from '../../db/sql-database.js';
 import {
   ADDRESS_POOL_SIZES,
   type AddressPoolKind,

@@ -1,5 +1,5 @@
+import type { ForwardingRuleJson } from '../forwarding-rule.js';
 import type { AddressPoolKind } from './address-pool.js';
-import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { FreeAddresses } from './free-addresses.js';
 import { canonicalAddress } from './ip-addresses.js';
 

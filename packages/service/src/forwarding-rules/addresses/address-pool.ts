@@ -1,4 +1,4 @@
-import { type Refusal, refuse } from '../core/refusal.js';
+import { type Refusal, refuse } from '../../core/refusal.js';
 
 /**
  * The pools ephemeral addresses come from: public IPv4, VPC-internal IPv4, and IPv6.
