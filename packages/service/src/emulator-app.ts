@@ -9,6 +9,7 @@ import {
 } from './forwarding-rules/forwarding-rule-update-routes.js';
 import { globalForwardingRuleRoutes } from './global-forwarding-rules/global-forwarding-rule-routes.js';
 import { ApiError } from './http/api-error.js';
+import { isGoogleApiPath } from './http/api-paths.js';
 import { type CompressionOptions, gzipResponses } from './http/compression.js';
 import { apiErrorOf } from './http/error-answer.js';
 import { hostAllowed } from './http/host-check.js';
@@ -56,6 +57,8 @@ export function createEmulatorApp(
   app.use('*', checkHost(config));
   app.use('*', urlLimit());
   app.use('*', jsonContentType());
+  // The Google API paths gzip only for a User-Agent that says gzip too (userAgentReadsGzip);
+  // listkit's own pages and control plane need only Accept-Encoding.
   if (config.compression !== false) {
     app.use('*', gzipResponses(config.compression, isGoogleApiPath));
   }
@@ -87,19 +90,6 @@ export function createEmulatorApp(
   publisherRoutes(app, state);
   controlRoutes(app, state, config.reset);
   return app;
-}
-
-/**
- * The paths of the emulated Google APIs, which gzip only for a client whose User-Agent says
- * `gzip` as well (`userAgentReadsGzip`); listkit's own pages and control plane need only
- * Accept-Encoding.
- */
-function isGoogleApiPath(path: string): boolean {
-  return (
-    path.startsWith('/compute/') ||
-    path.startsWith('/androidpublisher/') ||
-    path.startsWith('/publisher/')
-  );
 }
 
 /** Records every request (after it is answered) in the request log and hands it to `log`. */

@@ -11,7 +11,6 @@ import {
   scopeRefOf,
   tokenParent,
 } from '../names/resource-names.js';
-import type { OperationRecord } from '../operations/operation-store.js';
 import { insertOperation, operationByRequestId } from '../operations/sql-operation-store.js';
 import { addressColumns } from './addresses/address-columns.js';
 import { releaseAddress, takeFreeAddress } from './addresses/sql-address-pool.js';
@@ -27,7 +26,12 @@ import type {
 import { sqlRuleInsert } from './sql-insert-batches.js';
 import { deleteRuleBatched } from './sql-rule-delete.js';
 import { regionLock } from './sql-rule-insert.js';
-import { aggregatedRulesTable, RULE_COLUMNS, rulesTable } from './sql-rule-tables.js';
+import {
+  aggregatedRulesTable,
+  RULE_COLUMNS,
+  rulesAtAddress,
+  rulesTable,
+} from './sql-rule-tables.js';
 
 /** Where an updated rule's address sat in the pools, before and after. */
 type PoolMove = {
@@ -36,9 +40,6 @@ type PoolMove = {
   new_kind: string | null;
   new_index: number | null;
 };
-
-/** What a write's body wrote: the rule, and its operation when the body recorded it. */
-type Written = { rule: ForwardingRuleJson; operation?: OperationRecord };
 
 const ruleName = (parent: ScopeRef, name: string) => scopedName(parent, 'forwardingRules', name);
 
@@ -55,12 +56,12 @@ const ruleName = (parent: ScopeRef, name: string) => scopedName(parent, 'forward
 export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStore {
   const { tx } = sql;
   const insert = sqlRuleInsert(sql);
-  // `body` writes the rule; it records the operation too when it returns it, else the operation
-  // is inserted after it. (An insert is a batched transaction of its own: sql-rule-insert.ts.)
+  // `body` writes the rule and returns it; its operation is inserted after it. (Inserts and
+  // deletes are batched transactions of their own: sql-insert-batches.ts, sql-rule-delete.ts.)
   const ruleWrite = (
     parent: ScopeRef,
     write: RuleWrite,
-    body: (session: SqlSession) => Promise<Written>,
+    body: (session: SqlSession) => Promise<ForwardingRuleJson>,
   ): Promise<WriteResult> =>
     sql.writeTx(['forwarding_rules', 'operations'], async (session) => {
       // Every write of a region waits for the one before: the clash rule reads the region's
@@ -70,8 +71,7 @@ export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStor
         const earlier = await operationByRequestId(session, parent, write.requestId);
         if (earlier) return { operation: earlier, replayed: true };
       }
-      const { rule, operation } = await body(session);
-      if (operation) return { operation, replayed: false, rule };
+      const rule = await body(session);
       return {
         operation: await insertOperation(session, parent, write.operation(rule)),
         replayed: false,
@@ -89,9 +89,7 @@ export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStor
         return rows[0] ? (JSON.parse(rows[0].resource) as ForwardingRuleJson) : undefined;
       }),
     update: (parent, rule, write) =>
-      ruleWrite(parent, write, async (session) => ({
-        rule: await updateRule(session, parent, rule, write),
-      })),
+      ruleWrite(parent, write, (session) => updateRule(session, parent, rule, write)),
     put: (parent, rule, check) =>
       sql.writeTx(['forwarding_rules'], async (session) => {
         await lockRegion(session, parent);
@@ -190,16 +188,13 @@ async function checked(
     candidate = { ...rule, IPAddress: address };
   }
   const address = clashAddressOf(candidate);
-  const sameAddress =
-    address === undefined
-      ? []
-      : (
-          await session.query<{ resource: string }>(
-            `SELECT ${rulesTable.document}::text AS resource FROM forwarding_rules
-WHERE parent = $1 AND address_key = $2 AND "name" <> $3`,
-            [scopeParent(parent), address, rule.name],
-          )
-        ).map((r) => JSON.parse(r.resource) as ForwardingRuleJson);
+  const rivals =
+    address === undefined ? undefined : rulesAtAddress(scopeParent(parent), address, rule.name);
+  const sameAddress = rivals
+    ? (await session.query<{ resource: string }>(rivals.text, rivals.params)).map(
+        (r) => JSON.parse(r.resource) as ForwardingRuleJson,
+      )
+    : [];
   return check.check(candidate, sameAddress);
 }
 

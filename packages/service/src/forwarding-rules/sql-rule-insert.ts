@@ -20,7 +20,7 @@ import {
 import { clashAddressOf } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import type { RegionCheck, RuleWrite, WriteResult } from './forwarding-rule-store.js';
-import { RULE_COLUMNS, rulesTable } from './sql-rule-tables.js';
+import { RULE_COLUMNS, rulesAtAddress, rulesTable } from './sql-rule-tables.js';
 
 /**
  * The statement that serialises the writes of a region until the transaction ends, in every
@@ -145,11 +145,7 @@ export function readThenInsert(
       reads.push(nameTaken(region, rule.name), ...addressReads(region, allocate));
     }
     if (given !== undefined) {
-      reads.push({
-        text: `SELECT ${rulesTable.document}::text AS resource FROM forwarding_rules
-WHERE parent = $1 AND address_key = $2 AND "name" <> $3`,
-        params: [region, given, rule.name],
-      });
+      reads.push(rulesAtAddress(region, given, rule.name));
     }
     const rows = (await tx.send(reads)).slice(1);
     if (requestId) {

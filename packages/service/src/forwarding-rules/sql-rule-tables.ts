@@ -1,4 +1,5 @@
 import { type SqlTable, sqlTable } from '@listkit/query/sql';
+import type { SqlBatchStatement } from '../db/sql-database.js';
 import { aggregatedForwardingRuleSchema, forwardingRuleSchema } from './forwarding-rule-schema.js';
 
 /** Forwarding rules of every region: one row per rule, scoped by `parent` (and `project`). */
@@ -20,3 +21,20 @@ export const RULE_COLUMNS: readonly string[] = [
   'pool_kind',
   'pool_index',
 ];
+
+/**
+ * The clash rule's rivals: the region's other rules at an address (canonical form, as
+ * `clashAddressOf` gives it), read by the address index, each as its JSON text (`resource`).
+ *
+ * @example
+ * ```ts
+ * const { text, params } = rulesAtAddress('projects/p/regions/r', '10.0.0.1', 'web');
+ * ```
+ */
+export function rulesAtAddress(parent: string, address: string, except: string): SqlBatchStatement {
+  return {
+    text: `SELECT ${rulesTable.document}::text AS resource FROM forwarding_rules
+WHERE parent = $1 AND address_key = $2 AND "name" <> $3`,
+    params: [parent, address, except],
+  };
+}

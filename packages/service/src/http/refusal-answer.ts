@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Refusal } from '../core/refusal.js';
 import { ApiError } from './api-error.js';
+import { isPublisherPath } from './api-paths.js';
 
 /** Which API answers: Compute Engine omits the canonical `status`; Android Publisher sends it. */
 export type ErrorDialect = 'compute' | 'publisher';
@@ -15,10 +16,7 @@ export type ErrorDialect = 'compute' | 'publisher';
  * ```
  */
 export function errorDialectOf(c: Context): ErrorDialect {
-  const path = c.req.path;
-  return path.startsWith('/androidpublisher/') || path.startsWith('/publisher/')
-    ? 'publisher'
-    : 'compute';
+  return isPublisherPath(c.req.path) ? 'publisher' : 'compute';
 }
 
 /**

@@ -96,11 +96,7 @@ export async function chooseFreeAddress(
   const size = ADDRESS_POOL_SIZES[kind];
   const from = Number(cursorRows?.[0]?.next_index ?? 0);
   const to = Math.min(from + FIRST_PROBE, size);
-  let next = from;
-  for (const row of used ?? []) {
-    if (Number(row.pool_index) !== next) break;
-    next++;
-  }
+  const next = firstGap(used ?? [], from);
   if (released.length < FREED_READ && next < to) {
     const dropFreedTo = released.at(-1)?.index;
     return {
@@ -118,6 +114,19 @@ export async function chooseFreeAddress(
       ((await tx.send([{ text, params: params ?? [] }]))[0] ?? []) as never,
   };
   return { address: await takeFreeAddress(session, parent, kind, region), kind, recorded: true };
+}
+
+/**
+ * The first position from `from` on missing from `used` (positions in use, ascending, from a
+ * probe that starts at `from`): one past the probe's end when it has no gap.
+ */
+function firstGap(used: readonly Record<string, unknown>[], from: number): number {
+  let next = from;
+  for (const row of used) {
+    if (Number(row.pool_index) !== next) break;
+    next++;
+  }
+  return next;
 }
 
 /**
@@ -209,11 +218,7 @@ export async function takeFreeAddress(
 WHERE parent = $1 AND pool_kind = $2 AND pool_index >= $3 AND pool_index < $4 ORDER BY pool_index`,
       [parent, kind, from, to],
     );
-    let next = from;
-    for (const row of used) {
-      if (Number(row.pool_index) !== next) break;
-      next++;
-    }
+    const next = firstGap(used, from);
     if (next < to) found = next;
     else from = to;
     probe = Math.min(probe * 4, LARGEST_PROBE);
