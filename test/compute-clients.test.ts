@@ -1,16 +1,15 @@
 // Drives the emulator with the real @google-cloud/compute client (REST transport) and the real
 // googleapis client, pointed at a loopback emulator (see /work/shared/reference/real-clients.md).
 import type { protos } from '@google-cloud/compute';
-import { compileFilter, parseOrderBy } from '@listkit/query';
 import {
   createEmulator,
   type Emulator,
   type ForwardingRuleJson,
-  forwardingRuleSchema,
   sampleForwardingRules,
 } from '@listkit/service';
 import { GoogleError } from 'google-gax';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectedNames } from './support/expected-names.js';
 import { computeClients, googleapisCompute, newRequestId, thrown } from './support/real-clients.js';
 
 type Operation = protos.google.cloud.compute.v1.IOperation;
@@ -425,14 +424,7 @@ describe('@google-cloud/compute: listing 1,200 seeded rules', () => {
   });
 
   /** What the list should answer, computed locally with the same query library. */
-  const expected = (filter: string, orderBy: string) => {
-    const where = compileFilter(filter, forwardingRuleSchema);
-    const order = parseOrderBy(orderBy, forwardingRuleSchema);
-    return seeded
-      .filter((r) => where.matches(r))
-      .sort(order.compare)
-      .map((r) => r.name);
-  };
+  const expected = (filter: string, orderBy: string) => expectedNames(seeded, filter, orderBy);
 
   const cases: [filter: string, orderBy: string][] = [
     ['', ''],
@@ -588,10 +580,7 @@ describe('googleapis compute v1', () => {
 
   it('lists with filter, maxResults, orderBy and returnPartialSuccess', async () => {
     const filter = 'name = "web-*"';
-    const want = sampleForwardingRules(300)
-      .filter((r) => compileFilter(filter, forwardingRuleSchema).matches(r))
-      .sort(parseOrderBy('creationTimestamp desc', forwardingRuleSchema).compare)
-      .map((r) => r.name);
+    const want = expectedNames(sampleForwardingRules(300), filter, 'creationTimestamp desc');
     const names: string[] = [];
     let pageToken: string | undefined;
     let pages = 0;

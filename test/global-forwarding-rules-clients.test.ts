@@ -3,16 +3,15 @@
 // recorded from the real API (Config Connector's globalcomputeforwardingrule*-direct/_http.log).
 // Like the regional suites, this file runs over memory, PGlite and PostgreSQL (vitest.config.ts).
 import type { protos } from '@google-cloud/compute';
-import { compileFilter, parseOrderBy } from '@listkit/query';
 import {
   createEmulator,
   type Emulator,
   type ForwardingRuleJson,
-  forwardingRuleSchema,
   sampleForwardingRules,
 } from '@listkit/service';
 import { GoogleError } from 'google-gax';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectedNames } from './support/expected-names.js';
 import {
   computeClients,
   FAKE_TOKEN,
@@ -512,14 +511,7 @@ describe('listing 250 seeded global rules beside 250 regional rules of the same 
     await emulator?.close();
   });
 
-  const expected = (filter: string, orderBy: string) => {
-    const where = compileFilter(filter, forwardingRuleSchema);
-    const order = parseOrderBy(orderBy, forwardingRuleSchema);
-    return seeded
-      .filter((r) => where.matches(r))
-      .sort(order.compare)
-      .map((r) => r.name);
-  };
+  const expected = (filter: string, orderBy: string) => expectedNames(seeded, filter, orderBy);
 
   const cases: [filter: string, orderBy: string][] = [
     ['', ''],
