@@ -16,9 +16,10 @@
 //   googleapis, no cache     from an emulator with `compression: { cacheBytes: 0 }` (every
 //                            page compressed whole, as before the cache)
 //
-// and two ways to split the cost: the same client against a bare node:http server in the
-// child that answers precomputed bytes (identity, or gzip level 1: the client's own cost of
-// decompressing), and the emulator's answer inside the child without a socket
+// and ways to split the cost: the same client against a bare node:http server in the child
+// that answers precomputed bytes (identity, gzip level 1, or gzip of stored blocks: the client's
+// own cost of decompressing, and how much of it is inflating), the client's zlib stream alone
+// over the page with 16 KiB and 256 KiB output chunks, and the emulator's answer inside the child without a socket
 // (`emulator.fetch` plus reading the body in the child: the server's cost of compressing).
 // Prints; never asserts. Knobs: BENCH_GZIP_RULES (default 20000), BENCH_GZIP_ROUNDS (3),
 // BENCH_GZIP_SERVICE (the service module to import, such as another build's
@@ -28,7 +29,8 @@ import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { gzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { constants, createGunzip, gzipSync } from 'node:zlib';
 
 const RULES = Number(process.env.BENCH_GZIP_RULES ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_GZIP_ROUNDS ?? 3);
@@ -83,13 +85,15 @@ async function serverProcess() {
     await (await cached.fetch(new Request(firstPage, { headers: AUTH }))).arrayBuffer(),
   );
   const zipped = gzipSync(plain, { level: 1 });
+  // Stored blocks: gzip that inflates at copying speed, to tell inflating from the stream's cost.
+  const stored = gzipSync(plain, { level: 0 });
   const bare = createServer((req, res) => {
     const gzip = /gzip/.test(req.headers['accept-encoding'] ?? '');
     res.writeHead(200, {
       'content-type': 'application/json; charset=UTF-8',
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });
-    res.end(gzip ? zipped : plain);
+    res.end(gzip ? (req.url === '/stored' ? stored : zipped) : plain);
   });
   await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const handlers = {
@@ -126,6 +130,7 @@ async function serverProcess() {
     bareUrl: `http://127.0.0.1:${bare.address().port}`,
     pageBytes: plain.length,
     zippedBytes: zipped.length,
+    zipped: zipped.toString('base64'),
   });
 }
 
@@ -230,12 +235,45 @@ async function main() {
   }
   const walkSeconds = (now() - started) / 1000;
   // The client alone: the same client against precomputed bytes (the bare server).
-  const bare = { identity: [], gzip: [] };
+  const bare = { identity: [], gzip: [], stored: [] };
+  const bareWays = [
+    ['identity', '', 'identity'],
+    ['gzip', '', 'googleapis'],
+    ['stored', '/stored', 'googleapis'],
+  ];
   for (let i = 0; i < 60; i++) {
-    for (const gzip of i % 2 ? [false, true] : [true, false]) {
+    for (let k = 0; k < bareWays.length; k++) {
+      const [way, path, client] = bareWays[(i + k) % bareWays.length];
       const start = now();
-      await get(info.bareUrl, gzip ? 'googleapis' : 'identity');
-      if (i >= 10) bare[gzip ? 'gzip' : 'identity'].push(now() - start);
+      await get(info.bareUrl + path, client);
+      if (i >= 10) bare[way].push(now() - start);
+    }
+  }
+  // The client's inflating stream alone (node-fetch's zlib options), over the page's gzip bytes
+  // in 64 KiB reads: with zlib's 16 KiB output chunks, as node-fetch has it, and with 256 KiB.
+  const pageZipped = Buffer.from(info.zipped, 'base64');
+  const inflate = async (chunkSize) => {
+    const gunzip = createGunzip({
+      flush: constants.Z_SYNC_FLUSH,
+      finishFlush: constants.Z_SYNC_FLUSH,
+      ...(chunkSize ? { chunkSize } : {}),
+    });
+    const reads = function* () {
+      for (let at = 0; at < pageZipped.length; at += 65_536)
+        yield pageZipped.subarray(at, at + 65_536);
+    };
+    Readable.from(reads()).pipe(gunzip);
+    let chunks = 0;
+    for await (const _ of gunzip) chunks++;
+    return chunks;
+  };
+  const stream = { 16384: [], 262144: [] };
+  const streamChunks = {};
+  for (let i = 0; i < 110; i++) {
+    for (const size of i % 2 ? [16_384, 262_144] : [262_144, 16_384]) {
+      const start = now();
+      streamChunks[size] = await inflate(size);
+      if (i >= 10) stream[size].push(now() - start);
     }
   }
   const server = await call('inProcess', { rounds: 40 });
@@ -261,6 +299,16 @@ async function main() {
   console.log(
     `| gzip level 1 | ${fmt(median(bare.gzip))} | ${fmt(median(bare.gzip) / median(bare.identity))}x |`,
   );
+  console.log(
+    `| gzip level 0 (stored blocks) | ${fmt(median(bare.stored))} | ${fmt(median(bare.stored) / median(bare.identity))}x |`,
+  );
+  console.log('\n| the inflating stream alone (the page, level 1) | ms per page | output chunks |');
+  console.log('|:---|---:|---:|');
+  for (const size of [16_384, 262_144]) {
+    console.log(
+      `| ${size / 1024} KiB output chunks | ${fmt(median(stream[size]), 3)} | ${streamChunks[size]} |`,
+    );
+  }
   console.log(
     '\n| the server alone (emulator.fetch + body in its thread, first page) | ms per page | / identity |',
   );
