@@ -1,7 +1,6 @@
 // `listkit conform` as users run it: the real command as a child process against the emulator,
 // which passes every check, and against stand-in servers each with one bug, which fail the check
 // meant to catch it.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,15 +10,10 @@ import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServiceModule } from './support/bundle-service.js';
 import { type Bug, books, startStandIn } from './support/list-stand-in.js';
+import { type Run, runListkit } from './support/run-listkit.js';
 
 const _root = fileURLToPath(new URL('..', import.meta.url));
 let cli: { file: string; dispose: () => void } | undefined;
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 interface Report {
   target: { url: string; items: number; requests: number };
@@ -42,22 +36,7 @@ interface Report {
 }
 
 function listkit(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli?.file ?? '', ...args], {
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  return runListkit(cli?.file ?? '', args, { env });
 }
 
 async function conform(args: string[], env?: Record<string, string>) {

@@ -8,7 +8,13 @@ import {
   type ResourceSchema,
   traceFilter,
 } from '@listkit/query';
-import type { ConformClient, ListAnswer, ListParams } from './conform-client.js';
+import { formatBytes } from '../read-capped.js';
+import {
+  type ConformClient,
+  type ListAnswer,
+  type ListParams,
+  RunStopped,
+} from './conform-client.js';
 import { generateFilters, generateOrderBys, valueAt } from './generate.js';
 
 export type Group = 'paging' | 'filter' | 'ordering' | 'mutate';
@@ -29,6 +35,7 @@ type Item = Record<string, unknown>;
 
 /** One walk of every page of a listing. */
 export interface Walk {
+  /** The items, for the walk without a schema (the full listing); other walks keep only keys. */
   items: Item[];
   keys: string[];
   pages: { count: number; token?: string; curl: string }[];
@@ -43,7 +50,10 @@ export const keyOf = (schema: ResourceSchema, item: Item): string => {
   return typeof v === 'string' ? v : JSON.stringify(v);
 };
 
-/** Walks every page of a listing. */
+/**
+ * Walks every page of a listing. Without a schema it keeps the items (the full listing, the
+ * oracle's data); with one, only their keys. What it holds stays under --max-listing-size.
+ */
 export async function walk(
   client: ConformClient,
   schema: ResourceSchema | undefined,
@@ -52,6 +62,7 @@ export async function walk(
 ): Promise<Walk> {
   const out: Walk = { items: [], keys: [], pages: [] };
   const seen = new Set<string>();
+  let held = 0;
   let pageToken: string | undefined;
   do {
     const answer = await client.list({ ...params, pageToken });
@@ -59,7 +70,14 @@ export async function walk(
       out.refused = answer;
       return out;
     }
-    out.items.push(...answer.items);
+    held += answer.size;
+    if (held > client.limits.maxListingBytes) {
+      throw new RunStopped(
+        `the listing is larger than ${formatBytes(client.limits.maxListingBytes)} (--max-listing-size) after ${out.pages.length + 1} pages\n  ${answer.curl}`,
+      );
+    }
+    if (schema) out.keys.push(...answer.items.map((i) => keyOf(schema, i)));
+    else out.items.push(...answer.items);
     out.pages.push({
       count: answer.items.length,
       ...(answer.nextPageToken ? { token: answer.nextPageToken } : {}),
@@ -76,7 +94,6 @@ export async function walk(
       break;
     }
   } while (pageToken !== undefined);
-  if (schema) out.keys = out.items.map((i) => keyOf(schema, i));
   return out;
 }
 
@@ -200,7 +217,7 @@ export async function runChecks(
   verdict(
     'no empty page',
     firstFailure((w, size) => {
-      if (w.items.length === 0 && w.pages.length === 1) return undefined;
+      if (w.keys.length === 0 && w.pages.length === 1) return undefined;
       const page = w.pages.findIndex((p) => p.count === 0);
       return page >= 0
         ? {

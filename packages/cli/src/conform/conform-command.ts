@@ -7,13 +7,18 @@ import { type Check, keyOf, runChecks, walk } from './checks.js';
 import { ConformClient, type Dialect, RunStopped, type Target } from './conform-client.js';
 import { checkRecipeUrls, mutateCheck, type Recipe, readRecipe } from './mutate.js';
 
+const MiB = 1024 * 1024;
+
 /** Exit statuses of `listkit conform`. */
 export const CONFORM_EXIT = {
   ok: 0,
   /** At least one check failed. */
   failed: 1,
   usage: EXIT.usage,
-  /** The run stopped: the target unreachable or not a list, or --max-requests reached. */
+  /**
+   * The run stopped: the target unreachable or not a list, a response over a cap or nested too
+   * deep, a request timed out, or --max-requests or --max-time reached.
+   */
   stopped: 3,
 } as const;
 
@@ -29,6 +34,12 @@ export interface ConformCommandOptions {
   maxRequests: number;
   rate?: number;
   timeout: number;
+  /** The whole run's time, in seconds. */
+  maxTime: number;
+  /** The largest response body read, in MiB (after inflating gzip). */
+  maxResponseSize: number;
+  /** What one walk of every page may hold, in MiB. */
+  maxListingSize: number;
   seed: number;
   /** A recipe file: run the check that writes (creates and deletes items). */
   mutate?: string;
@@ -71,7 +82,16 @@ function targetOf(url: string, options: ConformCommandOptions): Target {
   try {
     parsed = new URL(url);
   } catch {
-    throw new CliError(`'${url}' is not a URL`, EXIT.usage);
+    throw new CliError(`'${withoutUserinfo(url)}' is not a URL`, EXIT.usage);
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    // They would travel in every curl command and message of the report: refused, unprinted.
+    parsed.username = '';
+    parsed.password = '';
+    throw new CliError(
+      `'${parsed.href}': the URL holds credentials (user:password@), which listkit does not send or print; give them with --header or --bearer-env`,
+      EXIT.usage,
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new CliError(`'${url}': only http and https URLs`, EXIT.usage);
@@ -96,6 +116,10 @@ function targetOf(url: string, options: ConformCommandOptions): Target {
   };
   return target;
 }
+
+/** Text given as a URL with anything before an `@` in its authority (credentials) left out. */
+const withoutUserinfo = (text: string) =>
+  text.replace(/^([a-z][a-z0-9+.-]*:\/*)[^/?#]*@/i, '$1<credentials>@');
 
 /** The report of a run: its checks (with the mutate check's skip when it did not run) and summary. */
 function reportOf(
@@ -183,6 +207,9 @@ export async function runConform(
     maxRequests: options.maxRequests,
     rate: options.rate,
     timeoutMs: options.timeout * 1000,
+    maxTimeMs: options.maxTime * 1000,
+    maxResponseBytes: options.maxResponseSize * MiB,
+    maxListingBytes: options.maxListingSize * MiB,
   });
 
   const checks: Check[] = [];

@@ -246,7 +246,9 @@ export async function mutateCheck(
       details,
     };
   } finally {
-    // Cleanup: every item this run created, and nothing else (the names carry this run's prefix).
+    // Cleanup: every item this run created, and nothing else (the names carry this run's prefix),
+    // also past --max-time (each delete still within --timeout).
+    client.beginCleanup();
     for (const item of [...items.live]) {
       try {
         await items.remove(item, true);
