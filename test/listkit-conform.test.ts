@@ -30,6 +30,7 @@ interface Report {
     fail: number;
     skip: number;
     notSupported: number;
+    consequences: number;
     ok: boolean;
     stopped?: string;
   };
@@ -86,7 +87,7 @@ describe('listkit conform against the emulator', () => {
     expect(report.summary.ok).toBe(true);
     expect(report.target.items).toBe(40);
     const groups = (g: string) => report.checks.filter((c) => c.group === g && c.status === 'PASS');
-    expect(groups('paging').length).toBe(10);
+    expect(groups('paging').length).toBe(11);
     expect(groups('filter').length).toBeGreaterThanOrEqual(30);
     expect(groups('ordering').map((c) => c.name)).toEqual([
       'orderBy "name"',
@@ -351,6 +352,68 @@ describe('listkit conform catches a broken server', () => {
     },
     60_000,
   );
+
+  it('names a full listing that skips items as the cause, and the failures that follow as its consequences', async () => {
+    // Issue 31: the last item of every page but the last is left out, the full listing's too.
+    const server = await startStandIn({ bug: 'drop-last-of-page', defaultPageSize: 10 });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip']);
+      expect(run.status).toBe(1);
+      expect(report.target.items).toBe(37);
+      const cause = report.checks[0]!;
+      expect(cause).toMatchObject({
+        group: 'paging',
+        name: 'the full listing lists every item once',
+        status: 'FAIL',
+        details: { rootCause: true, repeated: [] },
+      });
+      const dropped = ['b009', 'b019', 'b029'].map((b) => `shelves/1/books/${b}`);
+      expect((cause.details as unknown as { skipped: string[] }).skipped).toEqual(dropped);
+      expect(cause.cause).toContain(
+        `it skipped 3 items that walks with page size 7 list: ${dropped[0]} (between pages 1 and 2), ${dropped[1]} (between pages 2 and 3), ${dropped[2]} (between pages 3 and 4)`,
+      );
+      // Every filter and ordering failure is marked as following from it; paging failures are not.
+      const fails = report.checks.filter((c) => c.status === 'FAIL');
+      const marked = fails.filter((c) => c.details && 'consequenceOf' in c.details);
+      expect(marked.length).toBeGreaterThan(0);
+      expect(marked).toEqual(fails.filter((c) => c.group === 'filter' || c.group === 'ordering'));
+      for (const check of marked) {
+        expect(check.details).toMatchObject({
+          consequenceOf: 'paging: the full listing lists every item once',
+        });
+      }
+      expect(report.summary.consequences).toBe(marked.length);
+      // The text report says it first, and marks each consequence.
+      const text = await listkit(['conform', server.url, '--dialect', 'aip']);
+      expect(text.status).toBe(1);
+      const lines = text.stdout.split('\n');
+      expect(lines[3]).toMatch(/^Cause: the full listing/);
+      expect(lines[4]).toMatch(/^ {2}FAIL {2}the full listing lists every item once: it skipped 3/);
+      expect(lines.filter((l) => l.endsWith('[follows from the full listing]')).length).toBe(
+        marked.length,
+      );
+      expect(text.stdout).toMatch(
+        new RegExp(`failed \\(${marked.length} follow from the full listing\\)`),
+      );
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('passes the full listing check of a correct server, and marks nothing', async () => {
+    const server = await startStandIn({ defaultPageSize: 10 });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip', '--max-filters', '5']);
+      expect(run.status).toBe(0);
+      expect(report.checks[0]).toMatchObject({
+        name: 'the full listing lists every item once',
+        status: 'PASS',
+      });
+      expect(report.summary.consequences).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 
   it('bug has-as-equality fails only the filters with ":" on the repeated field, with an explanation', async () => {
     const server = await startStandIn({ bug: 'has-as-equality' });

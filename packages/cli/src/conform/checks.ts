@@ -15,7 +15,9 @@ import {
   type ListParams,
   RunStopped,
 } from './conform-client.js';
+import { fullListingCheck } from './full-listing-check.js';
 import { generateFilters, generateOrderBys, valueAt } from './generate.js';
+import { difference, few, repeated } from './key-lists.js';
 
 export type Group = 'paging' | 'filter' | 'ordering' | 'mutate';
 export type Status = 'PASS' | 'FAIL' | 'SKIP';
@@ -123,33 +125,6 @@ function refusal(w: Walk, answer: ListAnswer, group: Group, name: string): Check
   };
 }
 
-const few = (keys: readonly string[]) =>
-  keys.length > 5 ? `${keys.slice(0, 5).join(', ')} … (${keys.length})` : keys.join(', ');
-
-/** How two key sequences differ, in one line, or undefined when they are equal. */
-function difference(expected: readonly string[], actual: readonly string[]): string | undefined {
-  const want = new Set(expected);
-  const got = new Set(actual);
-  const missing = expected.filter((k) => !got.has(k));
-  const extra = actual.filter((k) => !want.has(k));
-  const parts: string[] = [];
-  if (missing.length) parts.push(`missing ${few(missing)}`);
-  if (extra.length) parts.push(`unexpected ${few([...new Set(extra)])}`);
-  if (got.size !== actual.length) parts.push(`repeated ${few(repeated(actual))}`);
-  if (parts.length) return parts.join('; ');
-  const at = expected.findIndex((k, i) => actual[i] !== k);
-  if (at >= 0)
-    return `order differs at position ${at + 1}: expected ${expected[at]}, got ${actual[at]}`;
-  return undefined;
-}
-
-function repeated(keys: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out = new Set<string>();
-  for (const k of keys) (seen.has(k) ? out : seen).add(k);
-  return [...out];
-}
-
 export interface ConformOptions {
   maxFilters: number;
   seed: number;
@@ -168,8 +143,12 @@ export async function runChecks(
   const maxPages = full.items.length + 3;
   const expected = full.keys;
 
-  // Paging: walks with several page sizes agree with the default walk.
-  const walks = await sizedWalks(client, schema, full, options.pageSizes, add);
+  // Paging: walks with several page sizes agree with the default walk; first, whether the
+  // default walk (the oracle's data) itself skipped or repeated items.
+  const found: Check[] = [];
+  const walks = await sizedWalks(client, schema, full, options.pageSizes, (c) => found.push(c));
+  add(fullListingCheck(full, walks));
+  for (const check of found) add(check);
   const label = (size: number | undefined) => (size === undefined ? 'the default' : `${size}`);
   const firstFailure = (
     find: (w: Walk, size: number | undefined) => { cause: string; curl?: string } | undefined,
@@ -386,7 +365,10 @@ async function filterCheck(
         cause: `${wantKeys.size} match on both sides`,
       };
     }
-    const exampleKey = onlyServer[0] ?? onlyListkit[0]!;
+    // An example listkit can explain: an item of the full listing (a key only the server
+    // returned may be missing from it, when the listing itself skipped it).
+    const listed = new Set(full.keys);
+    const exampleKey = onlyServer.find((k) => listed.has(k)) ?? onlyListkit[0] ?? onlyServer[0]!;
     const example = full.items.find((i) => keyOf(schema, i) === exampleKey);
     const explanation = example
       ? formatTrace(traceFilter(explainFilter(compiled.checked, filter), example, filter, schema))

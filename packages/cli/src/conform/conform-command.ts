@@ -5,6 +5,7 @@ import { CliError, EXIT } from '../cli-error.js';
 import { type SchemaChoice, schemaFromFile, schemaFromSample } from '../schema-choice.js';
 import { type Check, keyOf, runChecks, walk } from './checks.js';
 import { ConformClient, type Dialect, RunStopped, type Target } from './conform-client.js';
+import { markConsequences } from './full-listing-check.js';
 import { checkRecipeUrls, mutateCheck, type Recipe, readRecipe } from './mutate.js';
 
 const MiB = 1024 * 1024;
@@ -71,6 +72,8 @@ export interface ConformReport {
     fail: number;
     skip: number;
     notSupported: number;
+    /** Failures that follow from a broken full listing (`details.consequenceOf`), of `fail`. */
+    consequences: number;
     ok: boolean;
     stopped?: string;
   };
@@ -152,12 +155,14 @@ function reportOf(
       details: { notRun: true },
     });
   }
+  const consequences = markConsequences(checks);
   const count = (status: Check['status']) => checks.filter((c) => c.status === status).length;
   const summary: ConformReport['summary'] = {
     pass: count('PASS'),
     fail: count('FAIL'),
     skip: count('SKIP'),
     notSupported: checks.filter((c) => c.details?.notSupported === true).length,
+    consequences,
     ok: stopped === undefined && count('FAIL') === 0,
     ...(stopped !== undefined ? { stopped } : {}),
   };
@@ -287,44 +292,63 @@ export function printable(text: string): string {
 
 const printableLines = (text: string) => text.split('\n').map(printable).join('\n');
 
-/** The report for people: grouped by kind, one line per check, curl under each failure. */
+/** The report for people: the cause first, then by kind, one line per check, curl under each failure. */
 export function renderReport(report: ConformReport, colour: boolean): string {
   const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const status = { PASS: paint(32, 'PASS'), FAIL: paint(31, 'FAIL'), SKIP: paint(33, 'SKIP') };
   const { target, summary } = report;
   const lines = [
     `listkit conform ${printable(target.url)}`,
     `  dialect ${target.dialect}, ${target.items} items keyed by ${target.schemaKey || '?'}, ${target.requests} requests`,
   ];
+  const cause = report.checks.find((c) => c.details.rootCause === true && c.status === 'FAIL');
+  if (cause) {
+    lines.push(
+      '',
+      'Cause: the full listing, the data every filter, ordering and --mutate check compares with, is broken',
+      ...checkLines(cause, paint),
+      `  The failures marked "follows from the full listing" below are its consequences: fix it, then run again.`,
+    );
+  }
   for (const { group, title } of GROUPS) {
-    const all = report.checks.filter((c) => c.group === group);
+    const all = report.checks.filter((c) => c.group === group && c !== cause);
     if (all.length === 0) continue;
     lines.push('', title);
-    const checks = all.filter((c) => c.details.notSupported !== true);
-    const unsupported = all.filter((c) => c.details.notSupported === true);
-    for (const check of checks) {
-      lines.push(`  ${status[check.status]}  ${printable(check.name)}: ${printable(check.cause)}`);
-      if (check.status !== 'FAIL') continue;
-      const explanation = check.details.explanation;
-      if (Array.isArray(explanation)) {
-        const { example, server } = check.details;
-        lines.push(
-          `        ${printable(String(example))}: the server ${String(server)}; listkit says:`,
-        );
-        for (const line of explanation) lines.push(`          ${printable(String(line))}`);
-      }
-      if (check.curl) lines.push(`        ${paint(2, printable(check.curl))}`);
+    for (const check of all.filter((c) => c.details.notSupported !== true)) {
+      lines.push(...checkLines(check, paint));
     }
+    const unsupported = all.filter((c) => c.details.notSupported === true);
     if (unsupported.length > 0) lines.push('  not supported by the server:');
     for (const check of unsupported) {
-      const cause = check.cause.replace(/^not supported: /, '');
-      lines.push(`  ${status.SKIP}  ${printable(check.name)}: ${printable(cause)}`);
+      const reason = check.cause.replace(/^not supported: /, '');
+      lines.push(`  ${paint(33, 'SKIP')}  ${printable(check.name)}: ${printable(reason)}`);
     }
   }
+  const following =
+    summary.consequences > 0 ? ` (${summary.consequences} follow from the full listing)` : '';
   lines.push(
     '',
-    `${summary.ok ? paint(32, 'OK') : paint(31, 'NOT OK')}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped (${summary.notSupported} not supported by the server)`,
+    `${summary.ok ? paint(32, 'OK') : paint(31, 'NOT OK')}: ${summary.pass} passed, ${summary.fail} failed${following}, ${summary.skip} skipped (${summary.notSupported} not supported by the server)`,
   );
   if (summary.stopped) lines.push(`stopped: ${printableLines(summary.stopped)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** One check's line, and for a failure its explanation and curl command. */
+function checkLines(check: ReportedCheck, paint: (code: number, text: string) => string): string[] {
+  const status = { PASS: paint(32, 'PASS'), FAIL: paint(31, 'FAIL'), SKIP: paint(33, 'SKIP') };
+  const follows = check.details.consequenceOf ? ' [follows from the full listing]' : '';
+  const lines = [
+    `  ${status[check.status]}  ${printable(check.name)}: ${printable(check.cause)}${follows}`,
+  ];
+  if (check.status !== 'FAIL') return lines;
+  const explanation = check.details.explanation;
+  if (Array.isArray(explanation) && explanation.length > 0) {
+    const { example, server } = check.details;
+    lines.push(
+      `        ${printable(String(example))}: the server ${String(server)}; listkit says:`,
+    );
+    for (const line of explanation) lines.push(`          ${printable(String(line))}`);
+  }
+  if (check.curl) lines.push(`        ${paint(2, printable(check.curl))}`);
+  return lines;
 }
