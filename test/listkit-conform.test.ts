@@ -589,6 +589,32 @@ describe('listkit conform --mutate', () => {
     }
   }, 60_000);
 
+  it('cleans up past --max-time: a create that outlives the deadline is still deleted', async () => {
+    // The first create is stored but never answered: the run stops at the deadline, and the
+    // delete of that item still goes out.
+    const server = await startStandIn({ stallCreates: true });
+    try {
+      const { run, report } = await conform([
+        server.url,
+        '--dialect',
+        'aip',
+        '--max-filters',
+        '1',
+        '--max-time',
+        '15',
+        '--mutate',
+        recipeFile(bookRecipe),
+      ]);
+      expect(run.status).toBe(3);
+      expect(report.summary.stopped).toMatch(/--max-time 15 reached/);
+      expect(server.requests.filter((r) => r.startsWith('POST '))).toHaveLength(1);
+      expect(server.requests.filter((r) => r.startsWith('DELETE '))).toHaveLength(1);
+      expect(server.items().map((b) => b.name)).toEqual(books.map((b) => b.name));
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
+
   it('refuses a bad recipe with status 2', async () => {
     const server = await startStandIn();
     try {

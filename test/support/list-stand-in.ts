@@ -71,6 +71,8 @@ export async function startStandIn(
     refuseStatus?: number;
     refuseMessage?: string;
     hang?: boolean;
+    /** Create what a POST asks for, and never answer it. */
+    stallCreates?: boolean;
     /** The page size when none is asked (default 50: all 40 books on one page). */
     defaultPageSize?: number;
     /** Serve these items instead of `books` (same schema). */
@@ -152,6 +154,7 @@ export async function startStandIn(
         const book = { ...books[0], ...body, name };
         data.push(book);
         data.sort(byName);
+        if (options.stallCreates) return; // created, never answered
         answer(res, 200, book);
       });
       return;
