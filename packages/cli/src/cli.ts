@@ -129,7 +129,8 @@ Exit status:
   0  every check that applies passed (checks skipped, or filters and orderBys the server does
      not support, do not count against it)
   1  at least one check failed
-  2  bad usage: an unknown option, a bad URL, header, schema or --mutate recipe
+  2  bad usage: an unknown option, a bad URL (or one with user:password@), header, schema or
+     --mutate recipe
   3  the run stopped: the target unreachable or not a list, a response over --max-response-size
      or nested too deep, the listing over --max-listing-size, a request timed out, or
      --max-requests or --max-time reached`;
