@@ -36,7 +36,10 @@ export interface ListAnswer {
   /** The error status (`INVALID_ARGUMENT`…) and message of a non-2xx answer, as far as known. */
   error?: { status?: string; message: string };
   curl: string;
-  /** What holding the body costs, as the listing cap counts it (see `heldSize`). */
+  /**
+   * What holding the body costs, as --max-listing-size counts it: its bytes, plus
+   * `BYTES_PER_CONTAINER` for each object or array in it.
+   */
   size: number;
 }
 
