@@ -150,6 +150,27 @@ describe('listkit conform names what went wrong on the network', () => {
   }, 60_000);
 });
 
+describe('listkit conform keeps secrets given in headers out of what it prints', () => {
+  it('redacts them in the curl command of a stopped run', async () => {
+    const server = await startHostileServer('reset');
+    try {
+      const run = await conform([
+        server.url,
+        '--header',
+        'Authorization: Bearer s3cr3t-token',
+        '--header',
+        'X-Api-Key: k3y-value',
+        '--json',
+      ]);
+      expectStopped(run, /ECONNRESET/);
+      expect(run.stderr).toContain("-H 'Authorization: <redacted>' -H 'X-Api-Key: <redacted>'");
+      expect(`${run.stdout}${run.stderr}`).not.toMatch(/s3cr3t|k3y-value/);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
+
 describe('listkit conform refuses credentials in the URL', () => {
   it('as bad usage, before any request, printing nothing of them', async () => {
     const server = await startHostileServer('reset');
