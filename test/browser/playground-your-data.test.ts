@@ -172,6 +172,7 @@ describe.skipIf(skipBrowser)('your data first, in Chromium', { timeout: 180_000 
       expect(await elsewhere.locator('#tests-list .test-filter').textContent()).toBe(
         'region = Europe',
       );
+      expect(await elsewhere.locator('#tests-summary').textContent()).toBe('waiting for the data');
       expect(await matchCount(elsewhere)).toBe('0 of 0 resources match');
       expect(await elsewhere.locator('#results').textContent()).toContain(
         "this link's data was not included",
