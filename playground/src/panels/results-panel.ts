@@ -56,12 +56,13 @@ export function mountResultsPanel(store: Store, actions: Actions): void {
     fitColumns(table, el.results.clientWidth);
   };
   phone.addEventListener('change', renderItems);
+  // Another width: the table again, fitted anew (it may leave out other columns when narrow).
   let width = 0;
   new ResizeObserver(() => {
-    const table = el.results.querySelector<HTMLTableElement>('table.results');
-    if (!table || el.results.clientWidth === width) return;
+    if (el.results.clientWidth === width) return;
+    const refit = width !== 0 && el.results.querySelector('table.results') !== null;
     width = el.results.clientWidth;
-    fitColumns(table, width);
+    if (refit) renderItems();
   }).observe(el.results);
 
   const showPage = async () => {

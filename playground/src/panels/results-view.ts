@@ -165,7 +165,7 @@ export function resultCards(store: Store, actions: Actions, items: Resource[], f
 }
 
 /** Cell padding and border (px), and the bounds of a value column's width. */
-const CELL_EXTRA_PX = 17;
+const CELL_EXTRA_PX = 13;
 const MAX_COLUMN_PX = 420;
 const MIN_COLUMN_PX = 48;
 
@@ -199,34 +199,25 @@ export function waterFill(demands: readonly number[], space: number, floor = 0):
 /**
  * Sizes the table's columns to their values within `available` pixels: the number and the key
  * whole, then the fields the filter reads, then the others share what is left (each cut to an
- * ellipsis only when they do not all fit).
+ * ellipsis only when they do not all fit). Other columns that would get less than a sliver are
+ * left out, so that the key and the fields read show whole.
  */
 export function fitColumns(table: HTMLTableElement, available: number): void {
   const head = table.tHead?.rows[0];
   const body = [...(table.tBodies[0]?.rows ?? [])];
   if (!head || body.length === 0 || available <= 0) return;
-  const count = head.cells.length;
-  const headFont = getComputedStyle(head.cells[0]!).font;
-  const natural: number[] = [];
-  for (let c = 0; c < count; c++) {
-    const sample = body[0]!.cells[c]!;
-    const font = getComputedStyle(sample.firstElementChild ?? sample).font;
-    let width = textWidth(headFont, head.cells[c]!.textContent ?? '');
-    for (const row of body)
-      width = Math.max(width, textWidth(font, row.cells[c]?.textContent ?? ''));
-    natural.push(Math.ceil(width) + CELL_EXTRA_PX + (c === 1 ? 4 : 0));
-  }
+  const natural = naturalWidths(head, body);
   const read = Number(table.dataset.readColumns ?? 0);
-  const capped = natural.map((w, c) => (c < 2 ? w : Math.min(w, MAX_COLUMN_PX)));
-  const fixed = capped[0]! + capped[1]!;
-  const readDemand = capped.slice(2, 2 + read);
-  const others = capped.slice(2 + read);
-  const reserve = others.reduce((sum, w) => sum + Math.min(w, MIN_COLUMN_PX), 0);
-  const readWidths = waterFill(readDemand, available - fixed - reserve, MIN_COLUMN_PX);
-  const used = fixed + readWidths.reduce((a, b) => a + b, 0);
-  const otherWidths = waterFill(others, available - used, Math.min(MIN_COLUMN_PX, 24));
-  const widths = [capped[0]!, capped[1]!, ...readWidths, ...otherWidths];
-  const total = widths.reduce((a, b) => a + b, 0);
+  const fixed = natural[0]! + natural[1]!;
+  const readWidths = waterFill(natural.slice(2, 2 + read), available - fixed, MIN_COLUMN_PX);
+  const left = available - fixed - readWidths.reduce((a, b) => a + b, 0);
+  const others = natural.slice(2 + read);
+  while (others.length > 0 && others.length * MIN_COLUMN_PX > left) {
+    others.pop();
+    for (const row of table.rows) row.cells[2 + read + others.length]?.remove();
+  }
+  const otherWidths = waterFill(others, left, MIN_COLUMN_PX);
+  const widths = [natural[0]!, natural[1]!, ...readWidths, ...otherWidths];
   table.querySelector('colgroup')?.remove();
   const colgroup = h(
     'colgroup',
@@ -235,5 +226,28 @@ export function fitColumns(table: HTMLTableElement, available: number): void {
   );
   if (table.caption) table.caption.after(colgroup);
   else table.prepend(colgroup);
-  table.style.width = `${Math.floor(Math.min(total, available))}px`;
+  // What is left over widens every column a little (the table spans its panel).
+  table.style.width = `${Math.floor(available)}px`;
+}
+
+/** The canvas font of an element (the `font` shorthand is empty with tabular numbers). */
+function fontOf(element: Element): string {
+  const style = getComputedStyle(element);
+  return `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+}
+
+/** Each column's width for its header and its longest value (value columns capped). */
+function naturalWidths(head: HTMLTableRowElement, body: HTMLTableRowElement[]): number[] {
+  const headFont = fontOf(head.cells[0]!);
+  const natural: number[] = [];
+  for (let c = 0; c < head.cells.length; c++) {
+    const sample = body[0]!.cells[c]!;
+    const font = fontOf(sample.firstElementChild ?? sample);
+    let width = textWidth(headFont, head.cells[c]!.textContent ?? '');
+    for (const row of body)
+      width = Math.max(width, textWidth(font, row.cells[c]?.textContent ?? ''));
+    const whole = Math.ceil(width) + CELL_EXTRA_PX + (c === 1 ? 4 : 0);
+    natural.push(c < 2 ? whole : Math.min(whole, MAX_COLUMN_PX));
+  }
+  return natural;
 }
