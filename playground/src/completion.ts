@@ -33,7 +33,10 @@ export function lengthBoost(label: string): number {
   return 99 - Math.min(label.length, 99);
 }
 
-const FIELD_BEFORE_COMPARATOR = /([A-Za-z_][\w.]*)\s*(?:=|!=|<=|>=|<|>|:|\beq\b|\bne\b)\s*"?$/;
+const COMPARATOR = String.raw`([A-Za-z_][\w.]*)\s*(?:=|!=|<=|>=|<|>|:|\beq\b|\bne\b)\s*`;
+const FIELD_BEFORE_COMPARATOR = new RegExp(`${COMPARATOR}$`);
+/** `field = "Northern Eu`: a quoted value being typed (spaces and all), up to the cursor. */
+const QUOTED_VALUE_AT_END = new RegExp(`${COMPARATOR}"([^"\\\\]*)$`);
 const PATH_AT_END = /[A-Za-z_][\w.]*$/;
 /** A value AIP-160 reads as one word; any other is written as a quoted string. */
 const PLAIN_VALUE = /^[A-Za-z_][\w-]*$/;
@@ -131,16 +134,21 @@ export function filterCompletions(sources: CompletionSources) {
 
     // A value after a comparator: enum values, true/false, map keys from the data, or the values
     // a string field (or a map's key) holds in the data, the most frequent first, with counts.
-    const afterComparator = FIELD_BEFORE_COMPARATOR.exec(head);
+    // Inside a quote typed by hand the value may hold spaces; the completion closes the quote.
+    const quoted = QUOTED_VALUE_AT_END.exec(before);
+    const afterComparator = quoted ?? FIELD_BEFORE_COMPARATOR.exec(head);
     if (afterComparator) {
       const path = afterComparator[1]!;
-      const openQuote = head.endsWith('"');
-      const options = valueOptions(path, byPath.get(path), mapField(path), head, sources);
+      const valueHead = quoted ? before.slice(0, before.length - quoted[2]!.length - 1) : head;
+      const options = valueOptions(path, byPath.get(path), mapField(path), valueHead, sources);
       if (options.length === 0) return null;
       return {
-        from,
-        options: options.map((o) => ({ ...o, label: valueText(o.label, regexStyle, openQuote) })),
-        validFor: /^[\w"-]*$/,
+        from: quoted ? context.pos - quoted[2]!.length : from,
+        options: options.map((o) => {
+          const label = valueText(o.label, regexStyle, quoted !== null);
+          return { ...o, label, apply: quoted ? `${label}"` : undefined };
+        }),
+        validFor: quoted ? /^[^"\\]*$/ : /^[\w"-]*$/,
       };
     }
 

@@ -214,6 +214,25 @@ describe.skipIf(skipBrowser)('your data first, in Chromium', { timeout: 180_000 
       await page.keyboard.press('Enter');
       expect(await editorText(page)).toBe('region = Europe');
       await expect.poll(() => matchCount(page)).toBe(`${europe.length} of 250 resources match`);
+      // A value of more than one word is offered quoted; after a typed quote, it closes it.
+      await page.keyboard.type(' AND subregion = ');
+      await expect
+        .poll(() => options.locator('.cm-completionLabel').allTextContents())
+        .toContain('"Northern Europe"');
+      await page.keyboard.type('"Northern Eu');
+      await expect
+        .poll(async () => (await options.locator('.cm-completionLabel').allTextContents())[0])
+        .toBe('Northern Europe');
+      await page.waitForTimeout(150);
+      await page.keyboard.press('Enter');
+      expect(await editorText(page)).toBe('region = Europe AND subregion = "Northern Europe"');
+      const northern = europe.filter((c) => c.subregion === 'Northern Europe').length;
+      await expect.poll(() => matchCount(page)).toBe(`${northern} of 250 resources match`);
+      // The key, unique in every record, has too many values to offer.
+      await page.keyboard.type(' AND cca2 = ');
+      await page.keyboard.press('Control+Space');
+      await page.waitForTimeout(300);
+      expect(await options.count()).toBe(0);
     });
   }
 
