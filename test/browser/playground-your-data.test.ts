@@ -311,6 +311,41 @@ describe.skipIf(skipBrowser)('your data first, in Chromium', { timeout: 180_000 
     expect(await noSideways(page)).toBe(true);
   });
 
+  it('follows the window: beside the filter, after it on one column, cards on a phone', async () => {
+    const page = await withCountries(LAPTOP);
+    const after = () =>
+      page.evaluate(() => document.getElementById('filter-panel')?.nextElementSibling?.id);
+    const shape = () =>
+      page.evaluate(() =>
+        document.querySelector('#results table.results')
+          ? 'table'
+          : document.querySelector('#results .cards')
+            ? 'cards'
+            : 'none',
+      );
+    expect(await after()).not.toBe('results-panel');
+    expect(await shape()).toBe('table');
+    await page.setViewportSize({ width: 800, height: 800 });
+    await expect.poll(after).toBe('results-panel');
+    expect(await shape()).toBe('table');
+    await page.setViewportSize(PHONE);
+    await expect.poll(shape).toBe('cards');
+    expect(await noSideways(page)).toBe(true);
+    await page.setViewportSize(LAPTOP);
+    await expect.poll(shape).toBe('table');
+    await expect.poll(after).not.toBe('results-panel');
+    // Refitted to the wider panel: the table spans it, with no scroll inside.
+    await expect
+      .poll(() =>
+        page.locator('#results').evaluate((wrap) => {
+          const table = wrap.querySelector('table')!;
+          return Math.abs(table.getBoundingClientRect().width - wrap.clientWidth) <= 1;
+        }),
+      )
+      .toBe(true);
+    expect(await noSideways(page)).toBe(true);
+  });
+
   it('has no axe-core violations with the status line, cards, table and prompt, light and dark', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const viewport of VIEWPORTS) {

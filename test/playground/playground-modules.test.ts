@@ -245,6 +245,8 @@ describe('results table widths', () => {
     expect(cut).toEqual([100, 250, 250]);
     expect(cut.reduce((a, b) => a + b)).toBe(600);
     expect(waterFill([50, 500], 100, 40)).toEqual([50, 50]);
+    // A narrow column is raised to the floor before the others are cut: the sum still fits.
+    expect(waterFill([420, 33, 50], 491, 48)).toEqual([393, 48, 50]);
   });
 });
 

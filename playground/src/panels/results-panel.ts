@@ -62,7 +62,8 @@ export function mountResultsPanel(store: Store, actions: Actions): void {
     if (el.results.clientWidth === width) return;
     const refit = width !== 0 && el.results.querySelector('table.results') !== null;
     width = el.results.clientWidth;
-    if (refit) renderItems();
+    // In the next frame: changing the observed box inside its own callback loops.
+    if (refit) requestAnimationFrame(renderItems);
   }).observe(el.results);
 
   const showPage = async () => {

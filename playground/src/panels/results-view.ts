@@ -177,11 +177,15 @@ function textWidth(font: string, text: string): number {
   return context.measureText(text).width;
 }
 
-/** Widths no larger than each demand, summing to at most `space`: the largest cut first. */
+/**
+ * Widths no larger than each demand (raised to `floor`), summing to at most `space`: the largest
+ * are cut first, to a common level. Only when `space` cannot hold every column at `floor` is the
+ * sum larger.
+ */
 export function waterFill(demands: readonly number[], space: number, floor = 0): number[] {
-  const total = demands.reduce((a, b) => a + b, 0);
-  if (total <= space) return [...demands];
-  const sorted = [...demands].sort((a, b) => a - b);
+  const wanted = demands.map((d) => Math.max(d, floor));
+  if (wanted.reduce((a, b) => a + b, 0) <= space) return wanted;
+  const sorted = [...wanted].sort((a, b) => a - b);
   let left = space;
   let level = 0;
   for (let i = 0; i < sorted.length; i++) {
@@ -191,9 +195,8 @@ export function waterFill(demands: readonly number[], space: number, floor = 0):
       break;
     }
     left -= sorted[i]!;
-    level = sorted[i]!;
   }
-  return demands.map((d) => Math.max(floor, Math.min(d, level)));
+  return wanted.map((d) => Math.max(floor, Math.min(d, level)));
 }
 
 /**
