@@ -227,6 +227,7 @@ const SURFACE: Record<string, string[]> = {
     'RequestRecord',
     'RuleWrite',
     'SCHEMA_VERSION',
+    'ScopeCheck',
     'ScopeRef',
     'Seed',
     'SqlBatchSession',
@@ -262,6 +263,7 @@ const SURFACE: Record<string, string[]> = {
     'regionParent',
     'sampleForwardingRules',
     'sampleOrders',
+    'scopeCheckFor',
     'tokenParent',
   ],
   'packages/service/src/schema.ts': [

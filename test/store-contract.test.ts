@@ -20,9 +20,9 @@ import {
   openSqlStore,
   openStore,
   type RegionRef,
-  regionCheckFor,
   type ScopeRef,
   type StoreLocation,
+  scopeCheckFor,
   type WriteResult,
 } from '@listkit/service';
 import pg from 'pg';
@@ -189,7 +189,7 @@ function contract(name: string, open: () => Promise<EmulatorStore>) {
         const r = { ...rule(parent, name, i), IPAddress: '192.0.2.10', ...fields };
         return store.rules.insert(parent, r, {
           ...write(parent, 'insert'),
-          check: regionCheckFor(r, { ...parent, urls }),
+          check: scopeCheckFor(r, { ...parent, urls }),
         });
       };
       await put('base', 1, { portRange: '80-80' });
@@ -826,7 +826,7 @@ describe('PGlite in a data directory', () => {
     const clash = { ...rule(east, 'new', 3), IPAddress: '192.0.2.7' };
     const refused = store.rules.insert(east, clash, {
       ...write(east, 'insert'),
-      check: regionCheckFor(clash, { ...east, urls: new ComputeUrls(base) }),
+      check: scopeCheckFor(clash, { ...east, urls: new ComputeUrls(base) }),
     });
     await expect(refused).rejects.toThrow(IN_USE);
     const { IPAddress: _none, ...ephemeral } = rule(east, 'ephemeral', 4);
@@ -983,7 +983,7 @@ describe.skipIf(skip !== undefined)(`PostgreSQL server${skip ? ` (skipped: ${ski
           return codes(
             (i % 2 ? one : two).rules.insert(parent, r, {
               ...write(parent, 'insert'),
-              check: regionCheckFor(r, { ...parent, urls }),
+              check: scopeCheckFor(r, { ...parent, urls }),
             }),
           );
         }),

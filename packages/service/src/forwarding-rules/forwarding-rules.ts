@@ -16,7 +16,7 @@ import type { ForwardingRuleJson } from './forwarding-rule.js';
 import type { ForwardingRuleStore, WriteResult } from './forwarding-rule-store.js';
 import { checkPatchedRule } from './forwarding-rule-update.js';
 import { type DestinationStage, prepareForwardingRule } from './forwarding-rule-validation.js';
-import { allocationFor, changeCheckFor, regionCheckFor } from './region-check.js';
+import { allocationFor, changeCheckFor, scopeCheckFor } from './scope-check.js';
 
 /** Options of {@link ForwardingRules}. */
 export interface ForwardingRulesOptions {
@@ -70,7 +70,7 @@ export class ForwardingRules {
     await this.retentionBefore(change.requestId);
     const result = await this.options.store.insert(where, rule, {
       ...this.recorded(where, change),
-      check: regionCheckFor(rule, { ...where, urls }, withFingerprints),
+      check: scopeCheckFor(rule, { ...where, urls }, withFingerprints),
     });
     return this.answered(result);
   }

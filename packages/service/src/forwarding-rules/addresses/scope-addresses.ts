@@ -6,20 +6,21 @@ import { canonicalAddress } from './ip-addresses.js';
 const NONE: readonly ForwardingRuleJson[] = [];
 
 /**
- * The rules of one region by address (canonical form), and the region's free ephemeral
- * addresses: all the clash rule and address allocation read, kept up to date as rules are
- * stored and removed, so neither reads every rule of the region. The in-memory stores keep one
- * per region; the SQL store answers the same questions with indexed queries.
+ * The rules of one scope (a region, or a project's global rules) by address (canonical form),
+ * and the scope's free ephemeral addresses: all the clash rule and address allocation read, kept
+ * up to date as rules are stored and removed, so neither reads every rule of the scope. The
+ * in-memory stores keep one per scope; the SQL store answers the same questions with indexed
+ * queries.
  *
  * @example
  * ```ts
- * const region = new RegionAddresses();
- * region.add(rule);
- * region.rulesAt('10.0.0.1'); // the rules at 10.0.0.1
- * region.allocate('internal', 'us-central1'); // '10.128.0.2' when it is free
+ * const scope = new ScopeAddresses();
+ * scope.add(rule);
+ * scope.rulesAt('10.0.0.1'); // the rules at 10.0.0.1
+ * scope.allocate('internal', 'us-central1'); // '10.128.0.2' when it is free
  * ```
  */
-export class RegionAddresses {
+export class ScopeAddresses {
   private readonly byAddress = new Map<string, ForwardingRuleJson[]>();
   private readonly free = new FreeAddresses((address) => this.byAddress.has(address));
 
