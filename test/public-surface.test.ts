@@ -176,6 +176,7 @@ const SURFACE: Record<string, string[]> = {
     'ListRequestSource',
     'ListResponse',
     'ListResponseOptions',
+    'ListStyle',
     'Lister',
     'ReadListRequestOptions',
     'RunListRequestOptions',
