@@ -95,9 +95,9 @@ describe('listkit conform against the emulator', () => {
     await emulator?.close();
   });
 
-  it('passes every check in the compute dialect (orderBys Compute refuses are not supported)', async () => {
+  it('passes every check in the compute style (orderBys Compute refuses are not supported)', async () => {
     const { run, report } = await conform(
-      [url, '--dialect', 'compute', '--bearer-env', 'CONFORM_TOKEN'],
+      [url, '--style', 'compute', '--bearer-env', 'CONFORM_TOKEN'],
       {
         CONFORM_TOKEN: 'any',
       },

@@ -1,13 +1,13 @@
 // The HTTP side of `listkit conform`: list calls against the one target URL, within a request
 // budget, a rate and a per-request timeout, each reproducible as a curl command.
 
-/** The paging dialect of the target. */
-export type Dialect = 'compute' | 'aip';
+import type { ListStyle } from '@listkit/query/list-method';
 
 export interface Target {
   /** The collection URL as given (its own query parameters are kept on every request). */
   url: URL;
-  dialect: Dialect;
+  /** The paging style of the target: `compute` (maxResults, items) or `aip` (pageSize). */
+  style: ListStyle;
   /** AIP: the response field holding the items (default: the answer's one array field). */
   itemsField?: string;
   /** Request headers, by name. */
@@ -75,7 +75,7 @@ export class ConformClient {
     set('filter', params.filter || undefined);
     set('orderBy', params.orderBy || undefined);
     set(
-      this.target.dialect === 'compute' ? 'maxResults' : 'pageSize',
+      this.target.style === 'compute' ? 'maxResults' : 'pageSize',
       params.pageSize === undefined ? undefined : String(params.pageSize),
     );
     set('pageToken', params.pageToken);
@@ -207,7 +207,7 @@ export class ConformClient {
   }
 
   private itemsOf(body: Record<string, unknown>, url: URL): Record<string, unknown>[] {
-    let field = this.target.dialect === 'compute' ? 'items' : this.target.itemsField;
+    let field = this.target.style === 'compute' ? 'items' : this.target.itemsField;
     if (field === undefined) {
       const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
       if (arrays.length > 1) {

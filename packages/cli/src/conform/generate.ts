@@ -1,7 +1,7 @@
 // Filters and orderBys for `listkit conform`, made from the schema and the listing itself:
 // deterministic for a seed, bounded in count, varied in kind.
 import type { FieldType, ResourceSchema } from '@listkit/query';
-import type { Dialect } from './conform-client.js';
+import type { ListStyle } from '@listkit/query/list-method';
 
 /** A small deterministic PRNG (mulberry32). */
 export function random(seed: number): () => number {
@@ -60,13 +60,13 @@ function literal(type: FieldType, value: unknown): string | undefined {
 
 /**
  * Up to `max` filters over the listing's fields, round-robin over kinds: equality and
- * inequality, ranges, wildcards (regex `eq` in the Compute dialect), `:` on maps and repeated
+ * inequality, ranges, wildcards (regex `eq` in the Compute style), `:` on maps and repeated
  * fields, and AND/OR/NOT of those.
  */
 export function generateFilters(
   schema: ResourceSchema,
   items: readonly Item[],
-  dialect: Dialect,
+  style: ListStyle,
   max: number,
   seed: number,
 ): string[] {
@@ -97,7 +97,7 @@ export function generateFilters(
         const head = type.kind === 'string' ? telling(value, path, items) : undefined;
         if (head !== undefined) {
           kinds.wildcard!.push(
-            dialect === 'compute' ? `${path} eq "${head}.*"` : `${path} = "${head}*"`,
+            style === 'compute' ? `${path} eq "${head}.*"` : `${path} = "${head}*"`,
           );
         }
       }
