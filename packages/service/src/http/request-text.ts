@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { previewText } from '../core/value-preview.js';
 import { ApiError } from './api-error.js';
-import { type ErrorDialect, errorDialectOf } from './refusal-answer.js';
+import { type ErrorShape, errorShapeOf } from './refusal-answer.js';
 import { requestUrl } from './request-url.js';
 
 // The one rule for the text a caller sends (docs/decisions.md, "Text no store can hold"): it is
@@ -57,7 +57,7 @@ export function isAcceptedText(text: string): boolean {
 export function unacceptedText(
   field: string,
   text: string,
-  dialect: ErrorDialect = 'compute',
+  shape: ErrorShape = 'compute',
 ): ApiError {
   const shown = previewText(text).replace(
     ESCAPED,
@@ -67,7 +67,7 @@ export function unacceptedText(
     400,
     'invalid',
     `Invalid value for field '${field}': '${shown}'. Must be valid UTF-8 text without NUL (U+0000).`,
-    { location: field, ...(dialect === 'publisher' ? { status: 'INVALID_ARGUMENT' } : {}) },
+    { location: field, ...(shape === 'publisher' ? { status: 'INVALID_ARGUMENT' } : {}) },
   );
 }
 
@@ -140,7 +140,7 @@ export function checkBodyText(body: unknown, root: string): void {
  */
 export function checkQueryText(c: Context): void {
   for (const [name, value] of requestUrl(c).searchParams) {
-    if (!isAcceptedText(name)) throw unacceptedText(name, name, errorDialectOf(c));
-    if (!isAcceptedText(value)) throw unacceptedText(name, value, errorDialectOf(c));
+    if (!isAcceptedText(name)) throw unacceptedText(name, name, errorShapeOf(c));
+    if (!isAcceptedText(value)) throw unacceptedText(name, value, errorShapeOf(c));
   }
 }
