@@ -76,8 +76,8 @@ export {
   type CollectionOptions,
   type ListPage,
   type ListRequest,
-  resolvePageSize,
 } from './list/collection.js';
+export { resolvePageSize } from './list/page-size.js';
 export type { AccessPath, ListPlan } from './list/plan.js';
 export { SortedIndex } from './list/sorted-index.js';
 export {

@@ -1,5 +1,5 @@
 import { type ListInput, ListkitError } from '../errors.js';
-import { resolvePageSize } from '../list/collection.js';
+import { resolvePageSize } from '../list/page-size.js';
 import { type ListStyle, styleOf } from './list-style.js';
 
 /**
