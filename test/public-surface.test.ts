@@ -272,6 +272,7 @@ const SURFACE: Record<string, string[]> = {
     'ForwardingRuleJson',
     'forwardingRuleSchema',
     'sampleForwardingRules',
+    'seededRandom',
   ],
 };
 const ENTRIES = Object.keys(SURFACE).map(root);

@@ -2,18 +2,7 @@
 // deterministic for a seed, bounded in count, varied in kind.
 import type { FieldType, ResourceSchema } from '@listkit/query';
 import type { ListStyle } from '@listkit/query/list-method';
-
-/** A small deterministic PRNG (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@listkit/service/schema';
 
 type Item = Record<string, unknown>;
 
@@ -70,7 +59,7 @@ export function generateFilters(
   max: number,
   seed: number,
 ): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pickItem = () => items[Math.floor(next() * items.length)];
   const kinds: Record<string, string[]> = {
     equality: [],
