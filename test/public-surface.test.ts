@@ -157,7 +157,7 @@ const SURFACE: Record<string, string[]> = {
     'translateRegex',
   ],
   'packages/query/src/re2-wasm.ts': ['re2WasmEngine'],
-  'packages/query/src/kysely/index.ts': ['KyselyPage', 'kyselyPage', 'kyselySql'],
+  'packages/query/src/kysely.ts': ['KyselyPage', 'kyselyPage', 'kyselySql'],
   'packages/query/src/proto.ts': [
     'DescFieldLike',
     'DescMessageLike',

@@ -8,7 +8,7 @@ export default defineConfig({
     're2-wasm': 'src/re2-wasm.ts',
     sql: 'src/sql/index.ts',
     // kysely (an optional peer) only for those who import it.
-    kysely: 'src/kysely/index.ts',
+    kysely: 'src/kysely.ts',
     // protobufjs only for those who import it.
     proto: 'src/proto.ts',
     'list-method': 'src/list-method.ts',

@@ -1,6 +1,6 @@
-// @listkit/query/kysely: a planned page as Kysely `sql` fragments, so a Kysely user adds the
-// filter, the ordering and the keyset condition to their own `selectFrom(…)`. Only this entry
-// imports kysely (an optional peer dependency); `@listkit/query` itself never loads it.
+// A planned page as Kysely `sql` fragments, so a Kysely user adds the filter, the ordering and
+// the keyset condition to their own `selectFrom(…)`. Only this folder imports kysely (an
+// optional peer dependency), and only the `@listkit/query/kysely` entry imports this folder.
 import { type AliasedRawBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { SqlListPlan } from '../sql/plan.js';
 
