@@ -128,7 +128,7 @@ const SURFACE: Record<string, string[]> = {
     'walkChecked',
     'walkFilter',
   ],
-  'packages/query/src/sql/index.ts': [
+  'packages/query/src/sql.ts': [
     'DEFAULT_SCAN_BUDGET',
     'MAX_PUSHDOWN_REGEX_SIZE',
     'SqlColumn',
@@ -346,7 +346,7 @@ describe('the public surface', () => {
 
   it('keeps the PostgreSQL planner out of the root entry of @listkit/query', () => {
     const rootNames = new Set(SURFACE['packages/query/src/index.ts']);
-    const sqlNames = SURFACE['packages/query/src/sql/index.ts'] ?? [];
+    const sqlNames = SURFACE['packages/query/src/sql.ts'] ?? [];
     expect(sqlNames.filter((name) => rootNames.has(name))).toEqual([]);
   });
 

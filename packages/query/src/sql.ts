@@ -1,6 +1,6 @@
 // @listkit/query/sql: list calls planned for PostgreSQL. Pure: no I/O, no drivers.
 
-export { listFromSql, type SqlListOptions, type SqlRunner } from './list-from-sql.js';
+export { listFromSql, type SqlListOptions, type SqlRunner } from './sql/list-from-sql.js';
 export {
   DEFAULT_SCAN_BUDGET,
   listStatementSettings,
@@ -11,15 +11,15 @@ export {
   type SqlPlanOptions,
   type SqlStatement,
   simpleQueryText,
-} from './plan.js';
+} from './sql/plan.js';
 export {
   MAX_PUSHDOWN_REGEX_SIZE,
   regexLiteralFragments,
   regexLiteralPrefix,
   regexPushdownSize,
   translateRegex,
-} from './regex-translation.js';
-export { type SuggestIndexesOptions, suggestIndexes } from './suggested-indexes.js';
+} from './sql/regex-translation.js';
+export { type SuggestIndexesOptions, suggestIndexes } from './sql/suggested-indexes.js';
 export {
   type SqlColumn,
   type SqlColumnSpec,
@@ -28,4 +28,4 @@ export {
   type SqlTable,
   type SqlTableOptions,
   sqlTable,
-} from './table.js';
+} from './sql/table.js';
