@@ -71,6 +71,7 @@ export {
   fieldsRead,
   walkChecked,
 } from './filter/walk-checked.js';
+export type { AccessPath, ListPlan } from './list/access-path.js';
 export {
   Collection,
   type CollectionOptions,
@@ -78,7 +79,6 @@ export {
   type ListRequest,
 } from './list/collection.js';
 export { resolvePageSize } from './list/page-size.js';
-export type { AccessPath, ListPlan } from './list/plan.js';
 export { SortedIndex } from './list/sorted-index.js';
 export {
   type OrderBy,

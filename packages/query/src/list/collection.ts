@@ -5,9 +5,9 @@ import { toSortValue } from '../order-by/sort-key.js';
 import { boundQuery } from '../page-token/bound-query.js';
 import type { PageTokenCodec } from '../page-token/page-token-codec.js';
 import { type FieldType, lookupPath, type ResourceSchema } from '../schema/field-type.js';
+import { choosePlan, indexedEqualities, type ListPlan, orderingPrefix } from './access-path.js';
 import { DeclaredIndex } from './declared-index.js';
 import { checkPageSize } from './page-size.js';
-import { choosePlan, indexedEqualities, type ListPlan, orderingPrefix } from './plan.js';
 import { SortedIndex } from './sorted-index.js';
 
 /**
