@@ -3,8 +3,9 @@
 // one). U+0000 and unpaired surrogates cannot be stored by PostgreSQL, so they used to reach the
 // SQL stores as 500s where the memory store answered 404 or 200. Every store must give the same
 // answer (the status, and the body byte for byte; a list page as JSON), that answer must be the
-// one decided in docs/decisions.md ("Text no store can hold"), and a refused request must change
-// nothing.
+// one decided in decision 0020 ("Text no store can hold",
+// docs/decisions/0020-text-no-store-can-hold-400-in-a-body-or-query-not-found-in-a.md), and a
+// refused request must change nothing.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

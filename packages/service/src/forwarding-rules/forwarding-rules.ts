@@ -226,7 +226,8 @@ export class ForwardingRules {
   /**
    * The rule with what the server sets: kind, id, creation time, region and links. A global rule
    * has no `region`, and no `selfLinkWithId` either: the real API's answers carry none (recorded
-   * by Config Connector, docs/decisions.md).
+   * by Config Connector; decision 0046,
+   * docs/decisions/0046-global-forwarding-rules-the-regional-rules-in-the-projects.md).
    */
   private withServerFields(where: ScopeRef, fields: ForwardingRuleJson): ForwardingRuleJson {
     const { urls, clock } = this.options;

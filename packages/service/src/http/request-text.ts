@@ -4,7 +4,8 @@ import { ApiError } from './api-error.js';
 import { type ErrorShape, errorShapeOf } from './refusal-answer.js';
 import { requestUrl } from './request-url.js';
 
-// The one rule for the text a caller sends (docs/decisions.md, "Text no store can hold"): it is
+// The one rule for the text a caller sends (decision 0020, "Text no store can hold",
+// docs/decisions/0020-text-no-store-can-hold-400-in-a-body-or-query-not-found-in-a.md): it is
 // Unicode text without U+0000 and without unpaired surrogates. PostgreSQL text and jsonb cannot
 // hold U+0000, and an unpaired surrogate (which JSON can still spell, "\ud800") has no UTF-8
 // form, so such text could reach the memory store but never a SQL one. It is refused at the HTTP
