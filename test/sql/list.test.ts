@@ -7,7 +7,7 @@ import {
   openPostgres,
   postgresSkipReason,
   type TestDatabase,
-} from './support/sql-databases.js';
+} from '../support/sql-databases.js';
 
 const schema = defineSchema({
   key: 'name',

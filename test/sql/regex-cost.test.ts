@@ -17,7 +17,7 @@ import {
   openPostgres,
   postgresSkipReason,
   type TestDatabase,
-} from './support/sql-databases.js';
+} from '../support/sql-databases.js';
 
 const ROWS = 3000;
 // A few descriptions each hostile pattern matches, besides the sample's short ones.

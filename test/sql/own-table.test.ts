@@ -35,13 +35,13 @@ import {
   TABLE,
   table,
   walk,
-} from './support/books.js';
+} from '../support/books.js';
 import {
   openPglite,
   openPostgres,
   postgresSkipReason,
   type TestDatabase,
-} from './support/sql-databases.js';
+} from '../support/sql-databases.js';
 
 function ownTable(open: () => Promise<TestDatabase>, runs: number) {
   let db: TestDatabase;

@@ -9,7 +9,7 @@ import {
   openPostgres,
   postgresSkipReason,
   type TestDatabase,
-} from './support/sql-databases.js';
+} from '../support/sql-databases.js';
 
 const LITERALS = [
   'a',

@@ -13,7 +13,7 @@ import {
 import { listFromSql, sqlTable } from '@listkit/query/sql';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openPglite, type TestDatabase } from './support/sql-databases.js';
+import { openPglite, type TestDatabase } from '../support/sql-databases.js';
 
 const schema = defineSchema({
   key: 'id',

@@ -18,7 +18,7 @@ import {
   openPostgres,
   postgresSkipReason,
   type TestDatabase,
-} from './support/sql-databases.js';
+} from '../support/sql-databases.js';
 
 const STATES = ['UP', 'DOWN', 'DRAINING'] as const;
 

@@ -14,7 +14,7 @@ import {
 } from '@listkit/service';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresSkipReason } from './support/sql-databases.js';
+import { postgresSkipReason } from '../support/sql-databases.js';
 
 const work = mkdtempSync(join(tmpdir(), 'listkit-sql-batch-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -32,8 +32,8 @@ import {
   TABLE,
   table,
   walk,
-} from './support/books.js';
-import type { TestDatabase } from './support/sql-databases.js';
+} from '../support/books.js';
+import type { TestDatabase } from '../support/sql-databases.js';
 
 // The user's own database type, as Kysely users declare it.
 interface Database {
