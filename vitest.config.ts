@@ -33,11 +33,11 @@ const common = {
 // `@listkit/service` is test/support/store-emulator.ts, whose createEmulator gives every emulator
 // a fresh PGlite directory or PostgreSQL database.
 const STORED_SUITES = [
-  'test/compute-clients.test.ts',
-  'test/compute-update-clients.test.ts',
-  'test/compute-concurrency.test.ts',
-  'test/global-forwarding-rules-clients.test.ts',
-  'test/publisher-client.test.ts',
+  'test/clients/compute.test.ts',
+  'test/clients/compute-update.test.ts',
+  'test/clients/compute-concurrency.test.ts',
+  'test/clients/global-forwarding-rules.test.ts',
+  'test/clients/publisher.test.ts',
 ];
 const stored = (store: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
   resolve: { alias: aliases(src('./test/support/store-emulator.ts')) },

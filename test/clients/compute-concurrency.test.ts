@@ -2,7 +2,7 @@
 // many requests arrive at once.
 import { createEmulator, type Emulator } from '@listkit/service';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { computeClients, FAKE_TOKEN, newRequestId, thrown } from './support/real-clients.js';
+import { computeClients, FAKE_TOKEN, newRequestId, thrown } from '../support/real-clients.js';
 
 const project = 'my-project';
 const region = 'us-central1';

@@ -1,7 +1,12 @@
 import type { protos } from '@google-cloud/compute';
 import { createEmulator, type Emulator } from '@listkit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeClients, googleapisCompute, newRequestId, thrown } from './support/real-clients.js';
+import {
+  computeClients,
+  googleapisCompute,
+  newRequestId,
+  thrown,
+} from '../support/real-clients.js';
 
 // setLabels, setTarget, patch and the aggregated list through the real @google-cloud/compute
 // client (setTarget through googleapis too), against the emulator on a loopback port.

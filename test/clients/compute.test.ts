@@ -9,8 +9,13 @@ import {
 } from '@listkit/service';
 import { GoogleError } from 'google-gax';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectedNames } from './support/expected-names.js';
-import { computeClients, googleapisCompute, newRequestId, thrown } from './support/real-clients.js';
+import { expectedNames } from '../support/expected-names.js';
+import {
+  computeClients,
+  googleapisCompute,
+  newRequestId,
+  thrown,
+} from '../support/real-clients.js';
 
 type Operation = protos.google.cloud.compute.v1.IOperation;
 

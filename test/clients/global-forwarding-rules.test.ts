@@ -11,14 +11,14 @@ import {
 } from '@listkit/service';
 import { GoogleError } from 'google-gax';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { expectedNames } from './support/expected-names.js';
+import { expectedNames } from '../support/expected-names.js';
 import {
   computeClients,
   FAKE_TOKEN,
   globalComputeClients,
   newRequestId,
   thrown,
-} from './support/real-clients.js';
+} from '../support/real-clients.js';
 
 type Operation = protos.google.cloud.compute.v1.IOperation;
 

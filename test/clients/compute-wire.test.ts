@@ -2,7 +2,7 @@
 // (see /work/shared/reference/real-clients.md §2.2, §4 and §8).
 import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_TOKEN, newRequestId } from './support/real-clients.js';
+import { FAKE_TOKEN, newRequestId } from '../support/real-clients.js';
 
 const project = 'my-project';
 const region = 'us-central1';

@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeClients, googleapisCompute } from './support/real-clients.js';
+import { computeClients, googleapisCompute } from '../support/real-clients.js';
 
 const project = 'my-project';
 const region = 'us-central1';
