@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleServiceModule } from './support/bundle-service.js';
-import { postgresSkipReason } from './support/sql-databases.js';
+import { bundleServiceModule } from '../support/bundle-service.js';
+import { postgresSkipReason } from '../support/sql-databases.js';
 
 const work = mkdtempSync(join(tmpdir(), 'listkit-serve-'));
 const SECRETS = `stores-over-http-${randomBytes(12).toString('hex')}`;

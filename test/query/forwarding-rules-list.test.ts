@@ -5,7 +5,7 @@ import {
   sampleForwardingRules,
 } from '@listkit/service';
 import { describe, expect, it } from 'vitest';
-import { expectedNames } from './support/expected-names.js';
+import { expectedNames } from '../support/expected-names.js';
 
 const rules = sampleForwardingRules(2_000);
 

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleServiceModule } from './support/bundle-service.js';
+import { bundleServiceModule } from '../support/bundle-service.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'listkit-filter-'));
 let cli: { file: string; dispose: () => void } | undefined;
 

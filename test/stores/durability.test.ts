@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PageTokenCodec } from '@listkit/query';
 import { openStore } from '@listkit/service';
 import { afterAll, expect, it } from 'vitest';
-import { bundleServiceModule } from './support/bundle-service.js';
+import { bundleServiceModule } from '../support/bundle-service.js';
 
 const work = mkdtempSync(join(tmpdir(), 'listkit-durability-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

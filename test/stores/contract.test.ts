@@ -27,7 +27,7 @@ import {
 } from '@listkit/service';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresSkipReason } from './support/sql-databases.js';
+import { postgresSkipReason } from '../support/sql-databases.js';
 
 const SECRET = 'store-contract-secret-of-enough-bytes';
 const base = 'https://compute.googleapis.com/compute/v1';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createEmulator, type Emulator, type EmulatorOptions } from '@listkit/service';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { postgresSkipReason } from './support/sql-databases.js';
+import { postgresSkipReason } from '../support/sql-databases.js';
 
 const PROJECT = 'p';
 const REGION = 'us-central1';

@@ -9,7 +9,7 @@ import { LOCK_FILE } from '@listkit/service';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'listkit-lock-'));
 let module = '';
 

@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { inferSchema } from '@listkit/query';
 import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleServiceModule } from './support/bundle-service.js';
-import { type Bug, books, startStandIn } from './support/list-stand-in.js';
+import { bundleServiceModule } from '../support/bundle-service.js';
+import { type Bug, books, startStandIn } from '../support/list-stand-in.js';
 
-const _root = fileURLToPath(new URL('..', import.meta.url));
+const _root = fileURLToPath(new URL('../..', import.meta.url));
 let cli: { file: string; dispose: () => void } | undefined;
 
 interface Run {
