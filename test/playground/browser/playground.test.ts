@@ -1,5 +1,5 @@
 // The playground in a real Chromium (Debian's `chromium`, driven by playwright-core), against the
-// BUILT playground/dist (test/browser/harness.ts serves it on a loopback port), and from the emulator
+// BUILT playground/dist (test/playground/browser/harness.ts serves it on a loopback port), and from the emulator
 // at /playground/ for the emulator comparison. (The README's screenshot is `pnpm screenshot`.)
 import { compileFilter, ListkitError, parseFilter } from '@listkit/query';
 import {
@@ -10,7 +10,7 @@ import {
 } from '@listkit/service';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mountPlayground } from '../../packages/service/src/http/playground-static.js';
+import { mountPlayground } from '../../../packages/service/src/http/playground-static.js';
 import { dist, editorText, matchCount, skipBrowser, typeFilter, usePlayground } from './harness.js';
 
 const rules = sampleForwardingRules(300);

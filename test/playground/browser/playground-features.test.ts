@@ -4,7 +4,7 @@
 import { forwardingRuleSchema } from '@listkit/service';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { fieldDocs } from '../../playground/src/schema-docs.js';
+import { fieldDocs } from '../../../playground/src/schema-docs.js';
 import {
   axeViolations,
   editorText,

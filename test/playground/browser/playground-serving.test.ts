@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createEmulator, type Emulator } from '@listkit/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mountPlayground } from '../../packages/service/src/http/playground-static.js';
+import { mountPlayground } from '../../../packages/service/src/http/playground-static.js';
 
-const dist = fileURLToPath(new URL('../../playground/dist', import.meta.url));
+const dist = fileURLToPath(new URL('../../../playground/dist', import.meta.url));
 const built = existsSync(join(dist, 'index.html'));
 // Outside CI a missing build skips these tests, saying why; in CI it fails them.
 if (!built && !process.env.CI)

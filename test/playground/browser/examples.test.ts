@@ -10,8 +10,8 @@ import {
 } from '@listkit/query';
 import { sampleForwardingRules } from '@listkit/service';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLES } from '../../playground/src/examples.js';
-import { playgroundSchema as forwardingRuleSchema } from '../../playground/src/schema.js';
+import { EXAMPLES } from '../../../playground/src/examples.js';
+import { playgroundSchema as forwardingRuleSchema } from '../../../playground/src/schema.js';
 
 const rules = sampleForwardingRules(300);
 

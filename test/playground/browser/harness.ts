@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
-export const root = fileURLToPath(new URL('../../', import.meta.url));
+export const root = fileURLToPath(new URL('../../../', import.meta.url));
 export const dist = join(root, 'playground', 'dist');
 
 const chromiumPath = (() => {

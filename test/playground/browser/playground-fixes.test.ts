@@ -11,7 +11,7 @@ import {
 } from '@listkit/service';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mountPlayground } from '../../packages/service/src/http/playground-static.js';
+import { mountPlayground } from '../../../packages/service/src/http/playground-static.js';
 import {
   dist,
   editorText,
