@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { runListRequest, toGoogleError } from '@listkit/query/list-method';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOKS, type Book, bookCollection } from './books.js';
-import { describeBooksApp } from './http-suite.js';
+import { BOOKS, type Book, bookCollection } from '../support/list-method-books.js';
+import { describeBooksApp } from '../support/list-method-http-suite.js';
 
 describeBooksApp('Express', async () => {
   const books = await bookCollection();

@@ -1,6 +1,6 @@
 // @listkit/query/kysely: the planned page added to a Kysely user's own `selectFrom(…)`, run
-// through kysely-pglite, lists the books table (test/support/books.ts, created with raw SQL) page
-// for page as the in-memory Collection does, with tokens shared between the two.
+// through kysely-pglite, lists the books table (test/support/own-table-books.ts, created with raw
+// SQL) page for page as the in-memory Collection does, with tokens shared between the two.
 import {
   Collection,
   compileFilter,
@@ -32,7 +32,7 @@ import {
   TABLE,
   table,
   walk,
-} from '../support/books.js';
+} from '../support/own-table-books.js';
 import type { TestDatabase } from '../support/sql-databases.js';
 
 // The user's own database type, as Kysely users declare it.

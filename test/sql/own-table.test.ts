@@ -35,7 +35,7 @@ import {
   TABLE,
   table,
   walk,
-} from '../support/books.js';
+} from '../support/own-table-books.js';
 import {
   openPglite,
   openPostgres,

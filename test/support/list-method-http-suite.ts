@@ -2,7 +2,7 @@
 // to the end with their tokens and compared with the expectation, and each kind of bad input
 // answered in Google's error model (AIP-193) naming the parameter at fault.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOKS, expectedRecentNotHistory } from './books.js';
+import { BOOKS, expectedRecentNotHistory } from './list-method-books.js';
 
 /** A running app: its base URL (`http://127.0.0.1:port`) and how to stop it. */
 export interface RunningApp {
