@@ -3,11 +3,12 @@
 import { createEmulator, type Emulator } from '@listkit/service';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { computeClients, FAKE_TOKEN, newRequestId, thrown } from '../support/real-clients.js';
+import { onStore } from '../support/test-store.js';
 
 const project = 'my-project';
 const region = 'us-central1';
 
-describe('concurrent inserts', () => {
+describe(onStore('concurrent inserts'), () => {
   let emulator: Emulator;
   let rulesUrl: string;
 

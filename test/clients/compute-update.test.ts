@@ -7,6 +7,7 @@ import {
   newRequestId,
   thrown,
 } from '../support/real-clients.js';
+import { onStore } from '../support/test-store.js';
 
 // setLabels, setTarget, patch and the aggregated list through the real @google-cloud/compute
 // client (setTarget through googleapis too), against the emulator on a loopback port.
@@ -55,7 +56,7 @@ afterAll(async () => {
   await emulator.close();
 });
 
-describe('@google-cloud/compute against the emulator: changing rules', () => {
+describe(onStore('@google-cloud/compute against the emulator: changing rules'), () => {
   it('sets labels with the fingerprint it read; the operation is DONE in its first answer', async () => {
     const [rule] = await clients.rules.get({ project, region, forwardingRule: 'fr-a' });
     const [lro] = await clients.rules.setLabels({
@@ -162,7 +163,7 @@ describe('@google-cloud/compute against the emulator: changing rules', () => {
   });
 });
 
-describe('setTarget through the real clients', () => {
+describe(onStore('setTarget through the real clients'), () => {
   const other = 'set-target-project';
   const pool = (name: string) => `projects/${other}/regions/${region}/targetPools/${name}`;
   const FULL = 'https://www.googleapis.com/compute/v1/';

@@ -16,6 +16,7 @@ import {
   newRequestId,
   thrown,
 } from '../support/real-clients.js';
+import { onStore } from '../support/test-store.js';
 
 type Operation = protos.google.cloud.compute.v1.IOperation;
 
@@ -33,7 +34,7 @@ const ruleBody = (name: string) => ({
   target: `projects/${project}/regions/${region}/targetPools/tp1`,
 });
 
-describe('@google-cloud/compute: insert, operations and get', () => {
+describe(onStore('@google-cloud/compute: insert, operations and get'), () => {
   let emulator: Emulator;
   let clients: ReturnType<typeof computeClients>;
 
@@ -411,7 +412,7 @@ describe('@google-cloud/compute: insert, operations and get', () => {
   });
 });
 
-describe('@google-cloud/compute: listing 1,200 seeded rules', () => {
+describe(onStore('@google-cloud/compute: listing 1,200 seeded rules'), () => {
   // Every sample rule goes into one region, so one list walks 12 pages of 100.
   const seeded: ForwardingRuleJson[] = sampleForwardingRules(1_200);
   let emulator: Emulator;
@@ -538,7 +539,7 @@ describe('@google-cloud/compute: listing 1,200 seeded rules', () => {
   });
 });
 
-describe('googleapis compute v1', () => {
+describe(onStore('googleapis compute v1'), () => {
   let emulator: Emulator;
   let compute: ReturnType<typeof googleapisCompute>;
 

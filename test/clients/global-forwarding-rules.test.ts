@@ -19,6 +19,7 @@ import {
   newRequestId,
   thrown,
 } from '../support/real-clients.js';
+import { onStore } from '../support/test-store.js';
 
 type Operation = protos.google.cloud.compute.v1.IOperation;
 
@@ -43,7 +44,7 @@ const ruleBody = (name: string, extra: object = {}) => ({
 /** What a decoded optional field holds when the answer did not carry it. */
 const absent = (value: unknown) => value ?? undefined;
 
-describe('GlobalForwardingRulesClient and GlobalOperationsClient', () => {
+describe(onStore('GlobalForwardingRulesClient and GlobalOperationsClient'), () => {
   let emulator: Emulator;
   let clients: ReturnType<typeof globalComputeClients>;
   let regional: ReturnType<typeof computeClients>;
@@ -492,243 +493,255 @@ describe('GlobalForwardingRulesClient and GlobalOperationsClient', () => {
   });
 });
 
-describe('listing 250 seeded global rules beside 250 regional rules of the same names', () => {
-  const seeded: ForwardingRuleJson[] = sampleForwardingRules(250, { project });
-  let emulator: Emulator;
-  let clients: ReturnType<typeof globalComputeClients>;
+describe(
+  onStore('listing 250 seeded global rules beside 250 regional rules of the same names'),
+  () => {
+    const seeded: ForwardingRuleJson[] = sampleForwardingRules(250, { project });
+    let emulator: Emulator;
+    let clients: ReturnType<typeof globalComputeClients>;
 
-  beforeAll(async () => {
-    emulator = await createEmulator({
-      seed: {
-        globalForwardingRules: seeded.map((rule) => ({ project, rule })),
-        forwardingRules: seeded.map((rule) => ({ project, region, rule })),
-      },
-    });
-    clients = globalComputeClients(await emulator.listen(0));
-  });
-  afterAll(async () => {
-    await clients?.close();
-    await emulator?.close();
-  });
-
-  const expected = (filter: string, orderBy: string) => expectedNames(seeded, filter, orderBy);
-
-  const cases: [filter: string, orderBy: string][] = [
-    ['', ''],
-    ['name = "web-*"', 'creationTimestamp desc'],
-    ['name eq "web-.*"', 'name'],
-    ['(name eq "api-.*")(loadBalancingScheme eq EXTERNAL)', 'creationTimestamp desc'],
-    ['labels.env = prod AND IPProtocol = TCP', ''],
-  ];
-
-  it.each(cases)('listAsync filter %j orderBy %j in pages of 40', async (filter, orderBy) => {
-    const names: string[] = [];
-    for await (const rule of clients.rules.listAsync({
-      project,
-      maxResults: 40,
-      ...(filter ? { filter } : {}),
-      ...(orderBy ? { orderBy } : {}),
-    })) {
-      expect(rule.selfLink).toBe(`${GLOBAL_URL}/forwardingRules/${rule.name}`);
-      expect(absent(rule.region)).toBeUndefined();
-      names.push(rule.name!);
-    }
-    const want = expected(filter, orderBy);
-    expect(want.length).toBeGreaterThan(0);
-    expect(names).toEqual(want);
-  });
-
-  it('pages by hand with maxResults and pageToken; the last page has no nextPageToken', async () => {
-    const pages: number[] = [];
-    const names: string[] = [];
-    let request: protos.google.cloud.compute.v1.IListGlobalForwardingRulesRequest | null = {
-      project,
-      maxResults: 50,
-    };
-    let last: protos.google.cloud.compute.v1.IForwardingRuleList | undefined;
-    while (request) {
-      if (pages.length > 10) throw new Error('paging does not end');
-      const [items, next, raw]: [
-        protos.google.cloud.compute.v1.IForwardingRule[],
-        protos.google.cloud.compute.v1.IListGlobalForwardingRulesRequest | null,
-        protos.google.cloud.compute.v1.IForwardingRuleList,
-      ] = await clients.rules.list(request, { autoPaginate: false });
-      pages.push(items.length);
-      names.push(...items.map((r) => r.name!));
-      if (next) expect(raw.nextPageToken).toBeTruthy();
-      expect(raw).toMatchObject({
-        kind: 'compute#forwardingRuleList',
-        id: `projects/${project}/global/forwardingRules`,
-        selfLink: `${GLOBAL_URL}/forwardingRules`,
+    beforeAll(async () => {
+      emulator = await createEmulator({
+        seed: {
+          globalForwardingRules: seeded.map((rule) => ({ project, rule })),
+          forwardingRules: seeded.map((rule) => ({ project, region, rule })),
+        },
       });
-      request = next;
-      last = raw;
-    }
-    expect(pages).toEqual([50, 50, 50, 50, 50]);
-    expect(absent(last?.nextPageToken)).toBeUndefined();
-    expect(names).toEqual(expected('', 'name'));
-  });
-
-  it('a page token of the regional list is refused by the global list (400, code 3)', async () => {
-    const res = await fetch(
-      `${emulator.url}/compute/v1/projects/${project}/regions/${region}/forwardingRules?maxResults=5`,
-      { headers: { authorization: `Bearer ${FAKE_TOKEN}` } },
-    );
-    const token = ((await res.json()) as { nextPageToken: string }).nextPageToken;
-    expect(token).toBeTruthy();
-    const error = await thrown(() =>
-      clients.rules.list({ project, pageToken: token }, { autoPaginate: false }),
-    );
-    expect(error.code).toBe(3);
-  });
-
-  it('refuses a bad filter and an unsupported orderBy as the regional list does (code 3)', async () => {
-    const filter = await thrown(() => clients.rules.list({ project, filter: 'name = (' }));
-    expect(filter.code).toBe(3);
-    expect(filter.message).toContain("Invalid value for field 'filter'");
-    const order = await thrown(() => clients.rules.list({ project, orderBy: 'name desc' }));
-    expect(order.code).toBe(3);
-    expect(order.message).toContain("Invalid value for field 'orderBy'");
-  });
-});
-
-describe('the wire shapes recorded from the real API (Config Connector, globalcomputeforwardingrule-direct)', () => {
-  let emulator: Emulator;
-  let url: string;
-  const P = 'kcc-project';
-  const RULES = `/compute/v1/projects/${P}/global/forwardingRules`;
-  const FULL = `${BASE}projects/${P}/global`;
-  const headers = { authorization: `Bearer ${FAKE_TOKEN}`, 'content-type': 'application/json' };
-  // biome-ignore lint/suspicious/noExplicitAny: JSON answers of many shapes
-  type Json = any;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      clients = globalComputeClients(await emulator.listen(0));
     });
-    return { status: res.status, json: (await res.json()) as Json };
-  };
-  const OPERATION_KEYS = [
-    'id',
-    'insertTime',
-    'kind',
-    'name',
-    'operationType',
-    'progress',
-    'selfLink',
-    'startTime',
-    'status',
-    'targetId',
-    'targetLink',
-    'user',
-  ];
-
-  beforeAll(async () => {
-    emulator = await createEmulator();
-    url = await emulator.listen(0);
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
-
-  it('insert, its operation, get, setLabels, setTarget, delete and a missing rule, key for key', async () => {
-    const name = 'computeforwardingrule-recorded';
-    const insert = await call('POST', RULES, {
-      IPAddress: '8.8.8.8',
-      description: 'A global forwarding rule',
-      labels: { 'cnrm-test': 'true', foo: 'bar' },
-      loadBalancingScheme: 'INTERNAL_SELF_MANAGED',
-      name,
-      network: `projects/${P}/global/networks/default`,
-      portRange: '80',
-      target: `${FULL}/targetHttpProxies/computetargethttpproxy-1`,
-    });
-    expect(insert.status).toBe(200);
-    expect(Object.keys(insert.json).sort()).toEqual(OPERATION_KEYS);
-    expect(insert.json).toMatchObject({
-      kind: 'compute#operation',
-      operationType: 'insert',
-      progress: 0,
-      status: 'RUNNING',
-      selfLink: `${FULL}/operations/${insert.json.name}`,
-      targetLink: `${FULL}/forwardingRules/${name}`,
+    afterAll(async () => {
+      await clients?.close();
+      await emulator?.close();
     });
 
-    const polled = await call(
-      'GET',
-      `/compute/v1/projects/${P}/global/operations/${insert.json.name}`,
-    );
-    expect(Object.keys(polled.json).sort()).toEqual([...OPERATION_KEYS, 'endTime'].sort());
-    expect(polled.json).toMatchObject({ status: 'DONE', progress: 100, operationType: 'insert' });
+    const expected = (filter: string, orderBy: string) => expectedNames(seeded, filter, orderBy);
 
-    const got = await call('GET', `${RULES}/${name}`);
-    expect(Object.keys(got.json).sort()).toEqual(
-      [
-        'IPAddress',
-        'IPProtocol',
-        'creationTimestamp',
-        'description',
-        'fingerprint',
-        'id',
-        'kind',
-        'labelFingerprint',
-        'loadBalancingScheme',
-        'name',
-        'network',
-        'networkTier',
-        'portRange',
-        'selfLink',
-        'target',
-      ].sort(),
-    );
-    expect(got.json).toMatchObject({
-      IPAddress: '8.8.8.8',
-      IPProtocol: 'TCP',
-      kind: 'compute#forwardingRule',
-      loadBalancingScheme: 'INTERNAL_SELF_MANAGED',
-      network: `${FULL}/networks/default`,
-      networkTier: 'PREMIUM',
-      portRange: '80-80',
-      selfLink: `${FULL}/forwardingRules/${name}`,
-      target: `${FULL}/targetHttpProxies/computetargethttpproxy-1`,
-    });
-    expect(got.json.id).toBe(insert.json.targetId);
+    const cases: [filter: string, orderBy: string][] = [
+      ['', ''],
+      ['name = "web-*"', 'creationTimestamp desc'],
+      ['name eq "web-.*"', 'name'],
+      ['(name eq "api-.*")(loadBalancingScheme eq EXTERNAL)', 'creationTimestamp desc'],
+      ['labels.env = prod AND IPProtocol = TCP', ''],
+    ];
 
-    const labels = await call('POST', `${RULES}/${name}/setLabels`, {
-      labelFingerprint: got.json.labelFingerprint,
-      labels: { 'cnrm-test': 'true', foo: 'bar' },
-    });
-    expect(Object.keys(labels.json).sort()).toEqual([...OPERATION_KEYS, 'endTime'].sort());
-    expect(labels.json).toMatchObject({
-      operationType: 'setLabels',
-      status: 'DONE',
-      progress: 100,
-    });
-    expect((await call('GET', `${RULES}/${name}`)).json.labels).toEqual({
-      'cnrm-test': 'true',
-      foo: 'bar',
+    it.each(cases)('listAsync filter %j orderBy %j in pages of 40', async (filter, orderBy) => {
+      const names: string[] = [];
+      for await (const rule of clients.rules.listAsync({
+        project,
+        maxResults: 40,
+        ...(filter ? { filter } : {}),
+        ...(orderBy ? { orderBy } : {}),
+      })) {
+        expect(rule.selfLink).toBe(`${GLOBAL_URL}/forwardingRules/${rule.name}`);
+        expect(absent(rule.region)).toBeUndefined();
+        names.push(rule.name!);
+      }
+      const want = expected(filter, orderBy);
+      expect(want.length).toBeGreaterThan(0);
+      expect(names).toEqual(want);
     });
 
-    const target = await call('POST', `${RULES}/${name}/setTarget`, {
-      target: `${FULL}/targetHttpProxies/computetargethttpproxy-2`,
+    it('pages by hand with maxResults and pageToken; the last page has no nextPageToken', async () => {
+      const pages: number[] = [];
+      const names: string[] = [];
+      let request: protos.google.cloud.compute.v1.IListGlobalForwardingRulesRequest | null = {
+        project,
+        maxResults: 50,
+      };
+      let last: protos.google.cloud.compute.v1.IForwardingRuleList | undefined;
+      while (request) {
+        if (pages.length > 10) throw new Error('paging does not end');
+        const [items, next, raw]: [
+          protos.google.cloud.compute.v1.IForwardingRule[],
+          protos.google.cloud.compute.v1.IListGlobalForwardingRulesRequest | null,
+          protos.google.cloud.compute.v1.IForwardingRuleList,
+        ] = await clients.rules.list(request, { autoPaginate: false });
+        pages.push(items.length);
+        names.push(...items.map((r) => r.name!));
+        if (next) expect(raw.nextPageToken).toBeTruthy();
+        expect(raw).toMatchObject({
+          kind: 'compute#forwardingRuleList',
+          id: `projects/${project}/global/forwardingRules`,
+          selfLink: `${GLOBAL_URL}/forwardingRules`,
+        });
+        request = next;
+        last = raw;
+      }
+      expect(pages).toEqual([50, 50, 50, 50, 50]);
+      expect(absent(last?.nextPageToken)).toBeUndefined();
+      expect(names).toEqual(expected('', 'name'));
     });
-    expect(Object.keys(target.json).sort()).toEqual(OPERATION_KEYS);
-    expect(target.json).toMatchObject({ operationType: 'SetTarget', status: 'RUNNING' });
 
-    const deleted = await call('DELETE', `${RULES}/${name}`);
-    expect(Object.keys(deleted.json).sort()).toEqual(OPERATION_KEYS);
-    expect(deleted.json).toMatchObject({ operationType: 'delete', status: 'RUNNING', progress: 0 });
-
-    const missing = await call('GET', `${RULES}/${name}`);
-    const message = `The resource 'projects/${P}/global/forwardingRules/${name}' was not found`;
-    expect(missing.status).toBe(404);
-    expect(missing.json).toEqual({
-      error: {
-        code: 404,
-        message,
-        errors: [{ domain: 'global', message, reason: 'notFound' }],
-      },
+    it('a page token of the regional list is refused by the global list (400, code 3)', async () => {
+      const res = await fetch(
+        `${emulator.url}/compute/v1/projects/${project}/regions/${region}/forwardingRules?maxResults=5`,
+        { headers: { authorization: `Bearer ${FAKE_TOKEN}` } },
+      );
+      const token = ((await res.json()) as { nextPageToken: string }).nextPageToken;
+      expect(token).toBeTruthy();
+      const error = await thrown(() =>
+        clients.rules.list({ project, pageToken: token }, { autoPaginate: false }),
+      );
+      expect(error.code).toBe(3);
     });
-  });
-});
+
+    it('refuses a bad filter and an unsupported orderBy as the regional list does (code 3)', async () => {
+      const filter = await thrown(() => clients.rules.list({ project, filter: 'name = (' }));
+      expect(filter.code).toBe(3);
+      expect(filter.message).toContain("Invalid value for field 'filter'");
+      const order = await thrown(() => clients.rules.list({ project, orderBy: 'name desc' }));
+      expect(order.code).toBe(3);
+      expect(order.message).toContain("Invalid value for field 'orderBy'");
+    });
+  },
+);
+
+describe(
+  onStore(
+    'the wire shapes recorded from the real API (Config Connector, globalcomputeforwardingrule-direct)',
+  ),
+  () => {
+    let emulator: Emulator;
+    let url: string;
+    const P = 'kcc-project';
+    const RULES = `/compute/v1/projects/${P}/global/forwardingRules`;
+    const FULL = `${BASE}projects/${P}/global`;
+    const headers = { authorization: `Bearer ${FAKE_TOKEN}`, 'content-type': 'application/json' };
+    // biome-ignore lint/suspicious/noExplicitAny: JSON answers of many shapes
+    type Json = any;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: res.status, json: (await res.json()) as Json };
+    };
+    const OPERATION_KEYS = [
+      'id',
+      'insertTime',
+      'kind',
+      'name',
+      'operationType',
+      'progress',
+      'selfLink',
+      'startTime',
+      'status',
+      'targetId',
+      'targetLink',
+      'user',
+    ];
+
+    beforeAll(async () => {
+      emulator = await createEmulator();
+      url = await emulator.listen(0);
+    });
+    afterAll(async () => {
+      await emulator?.close();
+    });
+
+    it('insert, its operation, get, setLabels, setTarget, delete and a missing rule, key for key', async () => {
+      const name = 'computeforwardingrule-recorded';
+      const insert = await call('POST', RULES, {
+        IPAddress: '8.8.8.8',
+        description: 'A global forwarding rule',
+        labels: { 'cnrm-test': 'true', foo: 'bar' },
+        loadBalancingScheme: 'INTERNAL_SELF_MANAGED',
+        name,
+        network: `projects/${P}/global/networks/default`,
+        portRange: '80',
+        target: `${FULL}/targetHttpProxies/computetargethttpproxy-1`,
+      });
+      expect(insert.status).toBe(200);
+      expect(Object.keys(insert.json).sort()).toEqual(OPERATION_KEYS);
+      expect(insert.json).toMatchObject({
+        kind: 'compute#operation',
+        operationType: 'insert',
+        progress: 0,
+        status: 'RUNNING',
+        selfLink: `${FULL}/operations/${insert.json.name}`,
+        targetLink: `${FULL}/forwardingRules/${name}`,
+      });
+
+      const polled = await call(
+        'GET',
+        `/compute/v1/projects/${P}/global/operations/${insert.json.name}`,
+      );
+      expect(Object.keys(polled.json).sort()).toEqual([...OPERATION_KEYS, 'endTime'].sort());
+      expect(polled.json).toMatchObject({ status: 'DONE', progress: 100, operationType: 'insert' });
+
+      const got = await call('GET', `${RULES}/${name}`);
+      expect(Object.keys(got.json).sort()).toEqual(
+        [
+          'IPAddress',
+          'IPProtocol',
+          'creationTimestamp',
+          'description',
+          'fingerprint',
+          'id',
+          'kind',
+          'labelFingerprint',
+          'loadBalancingScheme',
+          'name',
+          'network',
+          'networkTier',
+          'portRange',
+          'selfLink',
+          'target',
+        ].sort(),
+      );
+      expect(got.json).toMatchObject({
+        IPAddress: '8.8.8.8',
+        IPProtocol: 'TCP',
+        kind: 'compute#forwardingRule',
+        loadBalancingScheme: 'INTERNAL_SELF_MANAGED',
+        network: `${FULL}/networks/default`,
+        networkTier: 'PREMIUM',
+        portRange: '80-80',
+        selfLink: `${FULL}/forwardingRules/${name}`,
+        target: `${FULL}/targetHttpProxies/computetargethttpproxy-1`,
+      });
+      expect(got.json.id).toBe(insert.json.targetId);
+
+      const labels = await call('POST', `${RULES}/${name}/setLabels`, {
+        labelFingerprint: got.json.labelFingerprint,
+        labels: { 'cnrm-test': 'true', foo: 'bar' },
+      });
+      expect(Object.keys(labels.json).sort()).toEqual([...OPERATION_KEYS, 'endTime'].sort());
+      expect(labels.json).toMatchObject({
+        operationType: 'setLabels',
+        status: 'DONE',
+        progress: 100,
+      });
+      expect((await call('GET', `${RULES}/${name}`)).json.labels).toEqual({
+        'cnrm-test': 'true',
+        foo: 'bar',
+      });
+
+      const target = await call('POST', `${RULES}/${name}/setTarget`, {
+        target: `${FULL}/targetHttpProxies/computetargethttpproxy-2`,
+      });
+      expect(Object.keys(target.json).sort()).toEqual(OPERATION_KEYS);
+      expect(target.json).toMatchObject({ operationType: 'SetTarget', status: 'RUNNING' });
+
+      const deleted = await call('DELETE', `${RULES}/${name}`);
+      expect(Object.keys(deleted.json).sort()).toEqual(OPERATION_KEYS);
+      expect(deleted.json).toMatchObject({
+        operationType: 'delete',
+        status: 'RUNNING',
+        progress: 0,
+      });
+
+      const missing = await call('GET', `${RULES}/${name}`);
+      const message = `The resource 'projects/${P}/global/forwardingRules/${name}' was not found`;
+      expect(missing.status).toBe(404);
+      expect(missing.json).toEqual({
+        error: {
+          code: 404,
+          message,
+          errors: [{ domain: 'global', message, reason: 'notFound' }],
+        },
+      });
+    });
+  },
+);

@@ -1,6 +1,7 @@
 import { createEmulator, type Emulator, EmulatorClock } from '@listkit/service';
 import { google } from 'googleapis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { onStore } from '../support/test-store.js';
 
 // The real googleapis client (androidpublisher v3) against the emulator on a loopback port.
 
@@ -42,7 +43,7 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 beforeEach(() => emulator.reset());
 
-describe('googleapis androidpublisher.orders.refund', () => {
+describe(onStore('googleapis androidpublisher.orders.refund'), () => {
   it('refunds with revoke=true: access ends and the renewing subscription stops', async () => {
     const res = await publisher.orders.refund({
       packageName: PACKAGE,
