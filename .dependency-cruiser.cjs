@@ -1,7 +1,8 @@
-// The layering of @listkit/service, checked from the imports (`pnpm lint` runs it; see
-// docs/service-layout.md). Arrows point down the floors; nothing imports a floor above its own,
-// and no module reaches itself again through its imports.
+// The layering of both packages, checked from the imports (`pnpm lint` runs it as
+// `pnpm lint:layers`). Arrows point down the floors; nothing imports a floor above its own, and
+// no module reaches itself again through its imports.
 //
+// @listkit/service (docs/service-layout.md):
 //   app         emulator*.ts, serve-*.ts, cli.ts, index.ts, schema.ts   (composes everything)
 //   edge        http/, auth/, control/, emulator-state.ts, emulator-controls.ts, and in each
 //               resource folder its *-routes.ts and *-permissions.ts   (speaks HTTP)
@@ -14,6 +15,15 @@
 //   db          db/                      (PGlite, its thread, PostgreSQL, lock, timeouts, statistics)
 //   names       names/                   (resource names and URLs)
 //   core        core/                    (clock, ids, the domain refusal, Compute's wording)
+//
+// @listkit/query (docs/query-layout.md):
+//   entries     index.ts, sql.ts, kysely.ts, proto.ts, re2-wasm.ts, list-method.ts (re-exports only)
+//   adapters    list-method/ (over list/),  kysely/ (over sql/)
+//   engines     list/ (in memory)  ←  sql/ (PostgreSQL)
+//   paging      page-token/
+//   language    filter/ (regex/ inside)  ←  order-by/, explain/
+//   schema      schema/ (sources/ inside)
+//   base        errors.ts
 const SRC = '^packages/service/src/';
 const EDGE_IN_RESOURCE = '-(routes|permissions)\\.ts$';
 const RESOURCES = '(global-forwarding-rules|forwarding-rules|operations|orders|state)/';
@@ -32,6 +42,98 @@ const forbid = (name, comment, from, to) => ({
   from,
   to,
 });
+
+// @listkit/query's floors, bottom up; each may import its own and those below.
+const Q = '^packages/query/src/';
+const Q_ENTRY = `${Q}(index|sql|kysely|proto|re2-wasm|list-method)\\.ts$`;
+const Q_SQL_SIDE = [`${Q}(sql|kysely)/`, `${Q}(sql|kysely)\\.ts$`];
+/** Everything of the query package that is not in `allowed` (folders or root files). */
+const queryOutside = (...allowed) => ({
+  path: Q,
+  pathNot: allowed.map((a) => (a.endsWith('.ts') ? `${Q}${a.replace('.', '\\.')}$` : `${Q}${a}/`)),
+});
+const queryRules = [
+  {
+    name: 'query-no-circular',
+    comment: 'No module of @listkit/query reaches itself through its imports (types included).',
+    severity: 'error',
+    from: { path: Q },
+    to: { circular: true },
+  },
+  forbid(
+    'query-errors-is-the-floor',
+    'errors.ts (ListkitError, the one error) imports nothing else of the package.',
+    { path: `${Q}errors\\.ts$` },
+    queryOutside('errors.ts'),
+  ),
+  forbid(
+    'query-schema-over-errors-only',
+    'schema/ (field types, values, schema sources) knows no filter, order or list.',
+    { path: `${Q}schema/` },
+    queryOutside('schema', 'errors.ts'),
+  ),
+  forbid(
+    'query-filter-over-schema-only',
+    'filter/ (lexer, parser, checker, compiler, regex engines) is read by order-by/ and explain/, never the reverse.',
+    { path: `${Q}filter/` },
+    queryOutside('filter', 'schema', 'errors.ts'),
+  ),
+  forbid(
+    'query-language-below-paging',
+    'order-by/ and explain/ build on filter/ and schema/ only.',
+    { path: `${Q}(order-by|explain)/` },
+    queryOutside('order-by', 'explain', 'filter', 'schema', 'errors.ts'),
+  ),
+  forbid(
+    'query-page-tokens-below-the-engines',
+    'page-token/ binds a query (filter, orderBy) into tokens; it knows no engine.',
+    { path: `${Q}page-token/` },
+    queryOutside('page-token', 'order-by', 'filter', 'schema', 'errors.ts'),
+  ),
+  forbid(
+    'query-memory-engine-below-sql',
+    'list/ (Collection, access paths, page size) knows nothing of SQL or of the adapters.',
+    { path: `${Q}list/` },
+    queryOutside('list', 'page-token', 'order-by', 'explain', 'filter', 'schema', 'errors.ts'),
+  ),
+  forbid(
+    'query-core-imports-no-sql',
+    'sql/ and kysely/ are only reached through the sql and kysely entries: the core never imports them.',
+    { path: Q, pathNot: Q_SQL_SIDE },
+    { path: `${Q}(sql|kysely)/` },
+  ),
+  forbid(
+    'query-sql-below-its-adapter',
+    'sql/ plans for PostgreSQL; the Kysely adapter and the list-method glue sit above it.',
+    { path: `${Q}sql/` },
+    { path: `${Q}(kysely|list-method)/` },
+  ),
+  forbid(
+    'query-list-method-over-list',
+    'list-method/ (request in, response and Google errors out) stands on list/, not on SQL.',
+    { path: `${Q}list-method/` },
+    { path: `${Q}kysely/` },
+  ),
+  forbid(
+    'query-nothing-imports-an-entry',
+    'Entries are the top floor: they re-export rooms, and no module (entry or room) imports one.',
+    { path: Q },
+    { path: Q_ENTRY },
+  ),
+  forbid(
+    'query-optional-engines-behind-their-entry',
+    'protobufjs, re2-wasm and kysely load only through @listkit/query/proto, /re2-wasm and /kysely, so the main entry stays browser-safe and light.',
+    { path: Q_ENTRY, pathNot: `${Q}(proto|re2-wasm|kysely)\\.ts$` },
+    {
+      path: [
+        `${Q}schema/sources/proto/(from-protobufjs|schema-from-proto)\\.ts$`,
+        `${Q}filter/regex/re2-wasm-engine\\.ts$`,
+        `${Q}kysely/`,
+      ],
+      reachable: true,
+    },
+  ),
+];
 
 module.exports = {
   forbidden: [
@@ -102,9 +204,10 @@ module.exports = {
     forbid(
       'production-code-imports-no-tests',
       'Production modules import no test and no test support.',
-      { path: SRC, pathNot: '\\.test\\.ts$' },
-      { path: ['\\.test\\.ts$', '^packages/service/test-support/'] },
+      { path: [SRC, Q], pathNot: '\\.test\\.ts$' },
+      { path: ['\\.test\\.ts$', '^packages/service/test-support/', '^test/'] },
     ),
+    ...queryRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -5,7 +5,7 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // Tests run against the TypeScript sources, so `pnpm test` needs no build; CI builds separately.
 const aliases = (service: string) => [
-  { find: /^@listkit\/query\/sql$/, replacement: src('./packages/query/src/sql/index.ts') },
+  { find: /^@listkit\/query\/sql$/, replacement: src('./packages/query/src/sql.ts') },
   { find: /^@listkit\/query\/proto$/, replacement: src('./packages/query/src/proto.ts') },
   {
     find: /^@listkit\/query\/list-method$/,
@@ -33,11 +33,11 @@ const common = {
 // `@listkit/service` is test/support/store-emulator.ts, whose createEmulator gives every emulator
 // a fresh PGlite directory or PostgreSQL database.
 const STORED_SUITES = [
-  'test/compute-clients.test.ts',
-  'test/compute-update-clients.test.ts',
-  'test/compute-concurrency.test.ts',
-  'test/global-forwarding-rules-clients.test.ts',
-  'test/publisher-client.test.ts',
+  'test/clients/compute.test.ts',
+  'test/clients/compute-update.test.ts',
+  'test/clients/compute-concurrency.test.ts',
+  'test/clients/global-forwarding-rules.test.ts',
+  'test/clients/publisher.test.ts',
 ];
 const stored = (store: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
   resolve: { alias: aliases(src('./test/support/store-emulator.ts')) },

@@ -17,7 +17,6 @@ import { Collection, PageTokenCodec } from '@listkit/query';
 import { readListRequest, toGoogleError } from '@listkit/query/list-method';
 import { schemaFromProto } from '@listkit/query/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOKS, type Book, expectedRecentNotHistory } from './books.js';
 import {
   BadRequestSchema,
   BookSchema,
@@ -27,7 +26,8 @@ import {
   type ListBooksRequest,
   type ListBooksRequestSchema,
   ListBooksResponseSchema,
-} from './library-proto.js';
+} from '../support/library-proto.js';
+import { BOOKS, type Book, expectedRecentNotHistory } from '../support/list-method-books.js';
 
 const schema = schemaFromProto(LIBRARY_PROTO, { message: 'library.v1.Book' });
 

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { runListRequest, toGoogleError } from '@listkit/query/list-method';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOKS, type Book, bookCollection } from './books.js';
-import { describeBooksApp } from './http-suite.js';
+import { BOOKS, type Book, bookCollection } from '../support/list-method-books.js';
+import { describeBooksApp } from '../support/list-method-http-suite.js';
 
 describeBooksApp('Express', async () => {
   const books = await bookCollection();
@@ -37,7 +37,7 @@ describeBooksApp('Express', async () => {
   };
 });
 
-describe('Express: the Compute dialect and internal errors', () => {
+describe('Express: the Compute style and internal errors', () => {
   let server: Server;
   let url: string;
   beforeAll(async () => {
@@ -46,9 +46,9 @@ describe('Express: the Compute dialect and internal errors', () => {
     // Compute Engine's names and rules: maxResults (default and maximum 500), `items`.
     app.get('/compute/v1/books', async (req, res) => {
       try {
-        res.json(await runListRequest(req.query, books, { dialect: 'compute' }));
+        res.json(await runListRequest(req.query, books, { style: 'compute' }));
       } catch (error) {
-        const e = toGoogleError(error, { dialect: 'compute' });
+        const e = toGoogleError(error, { style: 'compute' });
         res.status(e.httpStatus).json(e.body);
       }
     });

@@ -1,8 +1,8 @@
 // A tiny Fastify app serving GET /v1/books with @listkit/query/list-method, tested over HTTP.
 import { runListRequest, toGoogleError } from '@listkit/query/list-method';
 import Fastify from 'fastify';
-import { bookCollection } from './books.js';
-import { describeBooksApp } from './http-suite.js';
+import { bookCollection } from '../support/list-method-books.js';
+import { describeBooksApp } from '../support/list-method-http-suite.js';
 
 describeBooksApp('Fastify', async () => {
   const books = await bookCollection();

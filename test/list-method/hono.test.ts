@@ -5,8 +5,8 @@ import { serve } from '@hono/node-server';
 import { runListRequest, toGoogleError } from '@listkit/query/list-method';
 import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { bookCollection } from './books.js';
-import { describeBooksApp } from './http-suite.js';
+import { bookCollection } from '../support/list-method-books.js';
+import { describeBooksApp } from '../support/list-method-http-suite.js';
 
 describeBooksApp('Hono', async () => {
   const books = await bookCollection();

@@ -4,8 +4,14 @@ import { PageTokenCodec } from '@listkit/query';
 import { runListRequest, toGoogleError } from '@listkit/query/list-method';
 import { listFromSql, type SqlRunner, sqlTable } from '@listkit/query/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BOOKS,
+  type Book,
+  bookCollection,
+  bookSchema,
+  expectedRecentNotHistory,
+} from '../support/list-method-books.js';
 import { openPglite, type TestDatabase } from '../support/sql-databases.js';
-import { BOOKS, type Book, bookCollection, bookSchema, expectedRecentNotHistory } from './books.js';
 
 describe('runListRequest over listFromSql', () => {
   let db: TestDatabase;

@@ -309,7 +309,7 @@ describe('datasets', () => {
       expect(n).toBeGreaterThan(0);
       expect(n).toBeLessThan(resources.length);
     });
-    if (dataset.id === 'compute') continue; // test/browser/examples.test.ts covers Compute's
+    if (dataset.id === 'compute') continue; // test/playground/browser/examples.test.ts covers Compute's
     for (const example of dataset.examples) {
       it(`${example.id}: ${example.filter}`, () => {
         let compiled: ReturnType<typeof compileFilter>;

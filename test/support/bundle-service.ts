@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Every `@listkit/*` entry, by its source file (subpaths before their package). */
 const SOURCE_ALIASES = {
-  '@listkit/query/sql': join(root, 'packages/query/src/sql/index.ts'),
+  '@listkit/query/sql': join(root, 'packages/query/src/sql.ts'),
   '@listkit/query/proto': join(root, 'packages/query/src/proto.ts'),
   '@listkit/query/list-method': join(root, 'packages/query/src/list-method.ts'),
   '@listkit/query/re2-wasm': join(root, 'packages/query/src/re2-wasm.ts'),

@@ -17,6 +17,9 @@ const positiveInteger = (flag: string) => (value: string) => {
   return Number(value);
 };
 
+/** The values of `conform --style`: the list method's styles (`ListStyle`). */
+const LIST_STYLES = ['compute', 'aip'];
+
 const program = new Command('listkit')
   .description(
     'Google-style list filters (AIP-160 and Compute Engine regex style) for any JSON, a conformance check of live list endpoints, and a local emulator of Google list APIs.',
@@ -147,11 +150,13 @@ program
   )
   .addOption(
     new Option(
-      '--dialect <dialect>',
-      'compute: maxResults/pageToken, items in items; aip: pageSize/pageToken, items in the plural field',
-    )
-      .choices(['compute', 'aip'])
-      .default('compute'),
+      '--style <style>',
+      'compute: maxResults/pageToken, items in items; aip: pageSize/pageToken, items in the plural field (default: compute)',
+    ).choices(LIST_STYLES),
+  )
+  // The former name of --style, kept working for scripts written before SQL dialects arrived.
+  .addOption(
+    new Option('--dialect <style>', 'deprecated: use --style').choices(LIST_STYLES).hideHelp(),
   )
   .option(
     '--items-field <name>',
@@ -231,13 +236,13 @@ The recipe's fields and what the check asserts: docs/conform.md.
 
 Examples:
   listkit conform http://127.0.0.1:8080/compute/v1/projects/p/regions/us-central1/forwardingRules
-  listkit conform https://example.googleapis.com/v1/projects/p/books --dialect aip --bearer-env TOKEN --json
+  listkit conform https://example.googleapis.com/v1/projects/p/books --style aip --bearer-env TOKEN --json
   listkit conform http://127.0.0.1:8080/compute/v1/projects/p/regions/us-central1/forwardingRules --bearer-env TOKEN --mutate recipe.json
 ${CONFORM_EXIT_CODES}`,
   )
   .action(async (url: string, opts: Record<string, unknown>) => {
     const options: ConformCommandOptions = {
-      dialect: opts.dialect as ConformCommandOptions['dialect'],
+      style: (opts.style ?? opts.dialect ?? 'compute') as ConformCommandOptions['style'],
       itemsField: opts.itemsField as string | undefined,
       header: (opts.header as string[] | undefined) ?? [],
       bearerEnv: opts.bearerEnv as string | undefined,

@@ -71,14 +71,14 @@ export {
   fieldsRead,
   walkChecked,
 } from './filter/walk-checked.js';
+export type { AccessPath, ListPlan } from './list/access-path.js';
 export {
   Collection,
   type CollectionOptions,
   type ListPage,
   type ListRequest,
-  resolvePageSize,
 } from './list/collection.js';
-export type { AccessPath, ListPlan } from './list/plan.js';
+export { resolvePageSize } from './list/page-size.js';
 export { SortedIndex } from './list/sorted-index.js';
 export {
   type OrderBy,

@@ -16,8 +16,8 @@ export {
   runListRequest,
   toListResponse,
 } from './list-method/list-response.js';
+export type { ListDialect, ListStyle } from './list-method/list-style.js';
 export {
-  type ListDialect,
   ListParameterError,
   type ListParameters,
   type ListRequestSource,

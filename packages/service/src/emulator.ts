@@ -87,7 +87,8 @@ export interface EmulatorOptions {
   /**
    * Gzip of JSON answers for clients whose `Accept-Encoding` accepts it, as Compute Engine
    * answers large lists; `false` sends every body as it is. Default: bodies of 8 KiB or more,
-   * zlib level 1 (docs/decisions.md).
+   * zlib level 1 (decision 0029,
+   * docs/decisions/0029-gzip-as-googles-apis-answer-level-1-above-8-kib-only-for-a.md).
    */
   compression?: CompressionOptions | false;
 }

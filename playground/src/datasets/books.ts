@@ -1,8 +1,9 @@
 // An AIP-style resource (google.aip.dev/121): `publishers/*/books/*` with a state enum,
 // create/update/publish timestamps, labels, repeated topics and a nested author.
 import { defineSchema, t } from '@listkit/query';
+import { seededRandom } from '@listkit/service/schema';
 import type { Example } from '../examples.js';
-import { type Dataset, pick, type Resource, seededRandom, timeAfter } from './dataset.js';
+import { type Dataset, pick, type Resource, timeAfter } from './dataset.js';
 
 const STATES = ['STATE_UNSPECIFIED', 'DRAFT', 'PUBLISHED', 'OUT_OF_PRINT'] as const;
 const PUBLISHERS = ['acme', 'globex', 'initech'];

@@ -1,8 +1,9 @@
 // A GitHub-issue-like export: snake_case fields, labels as repeated messages, nested users,
 // nullable timestamps, the number as key.
 import { defineSchema, t } from '@listkit/query';
+import { seededRandom } from '@listkit/service/schema';
 import type { Example } from '../examples.js';
-import { type Dataset, pick, type Resource, seededRandom, timeAfter } from './dataset.js';
+import { type Dataset, pick, type Resource, timeAfter } from './dataset.js';
 
 const LABELS = [
   { name: 'bug', color: 'd73a4a' },

@@ -227,7 +227,7 @@ export async function runChecks(
   const filters = generateFilters(
     schema,
     full.items,
-    client.target.dialect,
+    client.target.style,
     options.maxFilters,
     options.seed,
   );

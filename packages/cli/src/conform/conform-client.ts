@@ -5,13 +5,13 @@ import { scanJsonNesting } from '../json-nesting.js';
 import { CapExceeded, formatBytes, readCapped } from '../read-capped.js';
 import { isTimeout, networkCause } from './network-cause.js';
 
-/** The paging dialect of the target. */
-export type Dialect = 'compute' | 'aip';
+import type { ListStyle } from '@listkit/query/list-method';
 
 export interface Target {
   /** The collection URL as given (its own query parameters are kept on every request). */
   url: URL;
-  dialect: Dialect;
+  /** The paging style of the target: `compute` (maxResults, items) or `aip` (pageSize). */
+  style: ListStyle;
   /** AIP: the response field holding the items (default: the answer's one array field). */
   itemsField?: string;
   /** Request headers, by name. */
@@ -119,7 +119,7 @@ export class ConformClient {
     set('filter', params.filter || undefined);
     set('orderBy', params.orderBy || undefined);
     set(
-      this.target.dialect === 'compute' ? 'maxResults' : 'pageSize',
+      this.target.style === 'compute' ? 'maxResults' : 'pageSize',
       params.pageSize === undefined ? undefined : String(params.pageSize),
     );
     set('pageToken', params.pageToken);
@@ -301,7 +301,7 @@ export class ConformClient {
   }
 
   private itemsOf(body: Record<string, unknown>, url: URL): Record<string, unknown>[] {
-    let field = this.target.dialect === 'compute' ? 'items' : this.target.itemsField;
+    let field = this.target.style === 'compute' ? 'items' : this.target.itemsField;
     if (field === undefined) {
       const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
       if (arrays.length > 1) {

@@ -1,10 +1,11 @@
 // `listkit conform URL`: checks a live Google-style list endpoint against AIP-158 paging, AIP-160
 // filtering (listkit evaluates each filter over the full listing) and AIP-132 ordering.
 import type { SchemaWarning } from '@listkit/query';
+import type { ListStyle } from '@listkit/query/list-method';
 import { CliError, EXIT } from '../cli-error.js';
 import { type SchemaChoice, schemaFromFile, schemaFromSample } from '../schema-choice.js';
 import { type Check, keyOf, runChecks, walk } from './checks.js';
-import { ConformClient, type Dialect, RunStopped, type Target } from './conform-client.js';
+import { ConformClient, RunStopped, type Target } from './conform-client.js';
 import { markConsequences } from './full-listing-check.js';
 import { checkRecipeUrls, mutateCheck, type Recipe, readRecipe } from './mutate.js';
 
@@ -24,7 +25,7 @@ export const CONFORM_EXIT = {
 } as const;
 
 export interface ConformCommandOptions {
-  dialect: Dialect;
+  style: ListStyle;
   itemsField?: string;
   header: string[];
   bearerEnv?: string;
@@ -65,7 +66,15 @@ export interface ReportedCheck {
 }
 
 export interface ConformReport {
-  target: { url: string; dialect: Dialect; items: number; requests: number; schemaKey: string };
+  target: {
+    url: string;
+    style: ListStyle;
+    /** @deprecated The same as `style`, under its former name; kept for readers of old reports. */
+    dialect: ListStyle;
+    items: number;
+    requests: number;
+    schemaKey: string;
+  };
   checks: ReportedCheck[];
   summary: {
     pass: number;
@@ -112,7 +121,7 @@ function targetOf(url: string, options: ConformCommandOptions): Target {
   }
   const target: Target = {
     url: parsed,
-    dialect: options.dialect,
+    style: options.style,
     ...(options.itemsField ? { itemsField: options.itemsField } : {}),
     headers,
     ...(options.bearerEnv ? { bearerEnv: options.bearerEnv } : {}),
@@ -169,7 +178,8 @@ function reportOf(
   const report: ConformReport = {
     target: {
       url: parsed.href,
-      dialect: options.dialect,
+      style: options.style,
+      dialect: options.style,
       items,
       requests: client.requests,
       schemaKey,
@@ -298,7 +308,7 @@ export function renderReport(report: ConformReport, colour: boolean): string {
   const { target, summary } = report;
   const lines = [
     `listkit conform ${printable(target.url)}`,
-    `  dialect ${target.dialect}, ${target.items} items keyed by ${target.schemaKey || '?'}, ${target.requests} requests`,
+    `  style ${target.style}, ${target.items} items keyed by ${target.schemaKey || '?'}, ${target.requests} requests`,
   ];
   const cause = report.checks.find((c) => c.details.rootCause === true && c.status === 'FAIL');
   if (cause) {

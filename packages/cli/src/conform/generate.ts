@@ -1,19 +1,8 @@
 // Filters and orderBys for `listkit conform`, made from the schema and the listing itself:
 // deterministic for a seed, bounded in count, varied in kind.
 import type { FieldType, ResourceSchema } from '@listkit/query';
-import type { Dialect } from './conform-client.js';
-
-/** A small deterministic PRNG (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import type { ListStyle } from '@listkit/query/list-method';
+import { seededRandom } from '@listkit/service/schema';
 
 type Item = Record<string, unknown>;
 
@@ -60,17 +49,17 @@ function literal(type: FieldType, value: unknown): string | undefined {
 
 /**
  * Up to `max` filters over the listing's fields, round-robin over kinds: equality and
- * inequality, ranges, wildcards (regex `eq` in the Compute dialect), `:` on maps and repeated
+ * inequality, ranges, wildcards (regex `eq` in the Compute style), `:` on maps and repeated
  * fields, and AND/OR/NOT of those.
  */
 export function generateFilters(
   schema: ResourceSchema,
   items: readonly Item[],
-  dialect: Dialect,
+  style: ListStyle,
   max: number,
   seed: number,
 ): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pickItem = () => items[Math.floor(next() * items.length)];
   const kinds: Record<string, string[]> = {
     equality: [],
@@ -97,7 +86,7 @@ export function generateFilters(
         const head = type.kind === 'string' ? telling(value, path, items) : undefined;
         if (head !== undefined) {
           kinds.wildcard!.push(
-            dialect === 'compute' ? `${path} eq "${head}.*"` : `${path} = "${head}*"`,
+            style === 'compute' ? `${path} eq "${head}.*"` : `${path} = "${head}*"`,
           );
         }
       }

@@ -1,5 +1,5 @@
 import type { ListInput, ListkitErrorCode, Problem } from '../errors.js';
-import type { ListDialect } from './read-list-request.js';
+import { type ListStyle, styleOf } from './list-style.js';
 import { ListParameterError } from './read-list-request.js';
 
 /**
@@ -83,7 +83,7 @@ export interface GoogleError {
  *
  * @example
  * ```ts
- * toGoogleError(error, { fieldNames: 'proto', dialect: 'compute', domain: 'compute.googleapis.com' });
+ * toGoogleError(error, { fieldNames: 'proto', style: 'compute', domain: 'compute.googleapis.com' });
  * ```
  */
 export interface GoogleErrorOptions {
@@ -94,12 +94,14 @@ export interface GoogleErrorOptions {
    */
   fieldNames?: 'json' | 'proto';
   /** `compute` names the page size `maxResults`; `aip` (the default) `pageSize`. */
-  dialect?: ListDialect;
+  style?: ListStyle;
+  /** @deprecated Use `style`; read only when `style` is absent. */
+  dialect?: ListStyle;
   /** ErrorInfo's domain: the service's name (default `listkit`). */
   domain?: string;
 }
 
-const FIELDS: Record<'json' | 'proto', Record<ListDialect, Record<ListInput, string>>> = {
+const FIELDS: Record<'json' | 'proto', Record<ListStyle, Record<ListInput, string>>> = {
   json: {
     aip: { filter: 'filter', orderBy: 'orderBy', pageToken: 'pageToken', pageSize: 'pageSize' },
     compute: {
@@ -198,7 +200,7 @@ const upper = (code: string) => code.toUpperCase();
  */
 export function toGoogleError(error: unknown, options: GoogleErrorOptions = {}): GoogleError {
   const domain = options.domain ?? 'listkit';
-  const fields = FIELDS[options.fieldNames ?? 'json'][options.dialect ?? 'aip'];
+  const fields = FIELDS[options.fieldNames ?? 'json'][styleOf(options)];
   if (isListkitError(error)) {
     const problems = error.problems.length > 0 ? error.problems : [];
     const first = problems[0];

@@ -53,11 +53,21 @@ describe('readListRequest', () => {
   });
 
   it('reads Compute maxResults: default and maximum 500', () => {
-    expect(readListRequest({}, { dialect: 'compute' }).pageSize).toBe(500);
-    expect(readListRequest({ maxResults: '900' }, { dialect: 'compute' }).pageSize).toBe(500);
-    expect(
-      readListRequest({ maxResults: '9', pageSize: '3' }, { dialect: 'compute' }).pageSize,
-    ).toBe(9);
+    expect(readListRequest({}, { style: 'compute' }).pageSize).toBe(500);
+    expect(readListRequest({ maxResults: '900' }, { style: 'compute' }).pageSize).toBe(500);
+    expect(readListRequest({ maxResults: '9', pageSize: '3' }, { style: 'compute' }).pageSize).toBe(
+      9,
+    );
+  });
+
+  it('still reads the deprecated dialect option, and style wins over it', () => {
+    expect(readListRequest({ maxResults: '9' }, { dialect: 'compute' }).pageSize).toBe(9);
+    expect(readListRequest({}, { style: 'aip', dialect: 'compute' }).pageSize).toBe(50);
+    expect(toListResponse({ items: [] }, { dialect: 'compute' })).toEqual({});
+    const error = caught(() => readListRequest({ maxResults: '-3' }, { dialect: 'compute' }));
+    expect(toGoogleError(error, { dialect: 'compute' }).details[0]).toMatchObject({
+      fieldViolations: [{ field: 'maxResults' }],
+    });
   });
 
   it('refuses unknown and repeated parameters only when strict', () => {
@@ -122,9 +132,9 @@ describe('toGoogleError', () => {
     expect(proto.details[0]).toMatchObject({ fieldViolations: [{ field: 'order_by' }] });
   });
 
-  it('names the page size as the dialect does', () => {
-    const error = caught(() => readListRequest({ maxResults: '-3' }, { dialect: 'compute' }));
-    expect(toGoogleError(error, { dialect: 'compute' }).details[0]).toMatchObject({
+  it('names the page size as the style does', () => {
+    const error = caught(() => readListRequest({ maxResults: '-3' }, { style: 'compute' }));
+    expect(toGoogleError(error, { style: 'compute' }).details[0]).toMatchObject({
       fieldViolations: [{ field: 'maxResults' }],
     });
   });
@@ -197,7 +207,7 @@ describe('runListRequest and toListResponse', () => {
   });
 
   it('writes Compute pages without an empty items field', () => {
-    expect(toListResponse({ items: [] }, { dialect: 'compute' })).toEqual({});
+    expect(toListResponse({ items: [] }, { style: 'compute' })).toEqual({});
     expect(toListResponse({ items: [] }, { itemsField: 'books' })).toEqual({ books: [] });
   });
 });

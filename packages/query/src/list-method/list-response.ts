@@ -1,6 +1,6 @@
 import type { Collection, ListPage, ListRequest } from '../list/collection.js';
+import { type ListStyle, styleOf } from './list-style.js';
 import {
-  type ListDialect,
   type ListRequestSource,
   type ReadListRequestOptions,
   readListRequest,
@@ -32,7 +32,9 @@ export interface ListResponseOptions<F extends string = 'items'> {
   /** The repeated field of the response: the resource's plural (`books`); `items` by default, as Compute's. */
   itemsField?: F;
   /** `aip` (the default) always writes the items field; `compute` only when there are items. */
-  dialect?: ListDialect;
+  style?: ListStyle;
+  /** @deprecated Use `style`; read only when `style` is absent. */
+  dialect?: ListStyle;
 }
 
 /**
@@ -48,7 +50,7 @@ export type ListResponse<T, F extends string = 'items'> = { [K in F]?: T[] } & {
 };
 
 /**
- * A page in the response shape of the dialect: `{ books: [...], nextPageToken }` for AIP
+ * A page in the response shape of the style: `{ books: [...], nextPageToken }` for AIP
  * (the token only when there is another page, AIP-158), `{ items, nextPageToken }` for Compute
  * (which, like Compute Engine, leaves `items` out of an empty page).
  *
@@ -56,17 +58,17 @@ export type ListResponse<T, F extends string = 'items'> = { [K in F]?: T[] } & {
  * ```ts
  * toListResponse(await books.list(request), { itemsField: 'books' });
  * // { books: [{ name: 'books/1', … }], nextPageToken: 'CiAK…' }
- * toListResponse({ items: [] }, { dialect: 'compute' }); // {}
+ * toListResponse({ items: [] }, { style: 'compute' }); // {}
  * ```
  */
 export function toListResponse<T, F extends string = 'items'>(
   page: ListPage<T>,
   options: ListResponseOptions<F> = {},
 ): ListResponse<T, F> {
-  const dialect = options.dialect ?? 'aip';
+  const style = styleOf(options);
   const field = options.itemsField ?? 'items';
   const response: Record<string, unknown> = {};
-  if (dialect === 'aip' || page.items.length > 0) response[field] = page.items;
+  if (style === 'aip' || page.items.length > 0) response[field] = page.items;
   if (page.nextPageToken) response.nextPageToken = page.nextPageToken;
   return response as ListResponse<T, F>;
 }

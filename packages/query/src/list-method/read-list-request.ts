@@ -1,18 +1,6 @@
 import { type ListInput, ListkitError } from '../errors.js';
-import { resolvePageSize } from '../list/collection.js';
-
-/**
- * How an API names and bounds its list parameters: `aip` reads `filter`, `orderBy`, `pageSize`
- * and `pageToken` (AIP-132, AIP-158), `compute` reads Compute Engine's `maxResults` in place of
- * `pageSize`. Both accept each name in lowerCamel and in snake_case (`order_by`, `page_size`,
- * `max_results`), as Google's HTTP gateways do.
- *
- * @example
- * ```ts
- * readListRequest(new URLSearchParams('maxResults=10'), { dialect: 'compute' }).pageSize; // 10
- * ```
- */
-export type ListDialect = 'aip' | 'compute';
+import { resolvePageSize } from '../list/page-size.js';
+import { type ListStyle, styleOf } from './list-style.js';
 
 /**
  * Options of {@link readListRequest}.
@@ -20,7 +8,7 @@ export type ListDialect = 'aip' | 'compute';
  * @example
  * ```ts
  * const options: ReadListRequestOptions = {
- *   dialect: 'aip',
+ *   style: 'aip',
  *   defaultPageSize: 25,
  *   maxPageSize: 100,
  *   strict: true,
@@ -30,7 +18,9 @@ export type ListDialect = 'aip' | 'compute';
  */
 export interface ReadListRequestOptions {
   /** `aip` (the default) or `compute`. */
-  dialect?: ListDialect;
+  style?: ListStyle;
+  /** @deprecated Use `style`; read only when `style` is absent. */
+  dialect?: ListStyle;
   /** The page size when none is given, or 0 (AIP default 50; Compute 500). */
   defaultPageSize?: number;
   /** Larger page sizes are lowered to this (AIP-158; AIP default 1000; Compute 500). */
@@ -103,7 +93,7 @@ export class ListParameterError extends Error {
  */
 export type ListRequestSource = URLSearchParams | object;
 
-const NAMES: Record<ListDialect, Record<string, ListInput>> = {
+const NAMES: Record<ListStyle, Record<string, ListInput>> = {
   aip: {
     filter: 'filter',
     orderBy: 'orderBy',
@@ -124,7 +114,7 @@ const NAMES: Record<ListDialect, Record<string, ListInput>> = {
   },
 };
 
-const PAGE_SIZES: Record<ListDialect, { default: number; max: number }> = {
+const PAGE_SIZES: Record<ListStyle, { default: number; max: number }> = {
   aip: { default: 50, max: 1000 },
   compute: { default: 500, max: 500 },
 };
@@ -148,15 +138,15 @@ const MESSAGE_KEYS = new Set(['$typeName', '$unknown']);
  * // { filter: 'year>2000', pageSize: 1000 }
  * readListRequest({ filter: '', orderBy: 'title', pageSize: 0, pageToken: '' }); // a message
  * // { orderBy: 'title', pageSize: 50 }
- * readListRequest(req.query, { dialect: 'compute' }); // maxResults, default and max 500
+ * readListRequest(req.query, { style: 'compute' }); // maxResults, default and max 500
  * ```
  */
 export function readListRequest(
   source: ListRequestSource,
   options: ReadListRequestOptions = {},
 ): ListParameters {
-  const dialect = options.dialect ?? 'aip';
-  const names = NAMES[dialect];
+  const style = styleOf(options);
+  const names = NAMES[style];
   const allowed = new Set(options.allow ?? []);
   const values = new Map<ListInput, { name: string; value: unknown }>();
   const seen = (name: string, input: ListInput, value: unknown): void => {
@@ -218,7 +208,7 @@ export function readListRequest(
     return found.value === '' ? undefined : found.value;
   };
   const size = values.get('pageSize');
-  const rules = PAGE_SIZES[dialect];
+  const rules = PAGE_SIZES[style];
   const request: ListParameters = {
     pageSize: resolvePageSize(size ? pageSizeOf(size.name, size.value) : undefined, {
       default: options.defaultPageSize ?? rules.default,

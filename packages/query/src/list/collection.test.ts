@@ -5,7 +5,8 @@ import { compileFilter } from '../filter/compile.js';
 import { parseOrderBy } from '../order-by/order-by.js';
 import { PageTokenCodec } from '../page-token/page-token-codec.js';
 import { defineSchema, t } from '../schema/field-type.js';
-import { Collection, type ListPage, type ListRequest, resolvePageSize } from './collection.js';
+import { Collection, type ListPage, type ListRequest } from './collection.js';
+import { resolvePageSize } from './page-size.js';
 
 const STATES = ['UP', 'DOWN', 'DRAINING'] as const;
 

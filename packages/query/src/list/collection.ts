@@ -5,8 +5,9 @@ import { toSortValue } from '../order-by/sort-key.js';
 import { boundQuery } from '../page-token/bound-query.js';
 import type { PageTokenCodec } from '../page-token/page-token-codec.js';
 import { type FieldType, lookupPath, type ResourceSchema } from '../schema/field-type.js';
+import { choosePlan, indexedEqualities, type ListPlan, orderingPrefix } from './access-path.js';
 import { DeclaredIndex } from './declared-index.js';
-import { choosePlan, indexedEqualities, type ListPlan, orderingPrefix } from './plan.js';
+import { checkPageSize } from './page-size.js';
 import { SortedIndex } from './sorted-index.js';
 
 /**
@@ -23,7 +24,7 @@ export interface ListRequest {
   filter?: string;
   /** AIP-132 orderBy; empty for the default order (by the schema key). */
   orderBy?: string;
-  /** Items per page: a positive integer (see {@link resolvePageSize} for an API's rules). */
+  /** Items per page: a positive integer (see `resolvePageSize` for an API's rules). */
   pageSize: number;
   /** The `nextPageToken` of the previous page. */
   pageToken?: string;
@@ -306,45 +307,4 @@ export class Collection<T extends object> {
     }
     return this.identity(value);
   }
-}
-
-function checkPageSize(pageSize: number): void {
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
-    const text = String(pageSize);
-    throw ListkitError.of(
-      'pageSize',
-      'invalid_page_size',
-      `page size must be a positive integer, not ${text}`,
-      { start: 0, end: text.length },
-      text,
-    );
-  }
-}
-
-/**
- * Applies an API's page-size rules (AIP-158): unset or 0 gives the default, above the maximum is
- * coerced down, negative or non-integer is an error.
- *
- * @example
- * ```ts
- * resolvePageSize(undefined, { default: 500, max: 500 }); // 500 — Compute Engine's maxResults
- * resolvePageSize(1000, { default: 500, max: 500 });      // 500
- * ```
- */
-export function resolvePageSize(
-  value: number | undefined,
-  rules: { default: number; max: number },
-): number {
-  if (value === undefined || value === 0) return rules.default;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    const text = String(value);
-    throw ListkitError.of(
-      'pageSize',
-      'invalid_page_size',
-      `page size must be a non-negative integer, not ${text}`,
-      { start: 0, end: text.length },
-      text,
-    );
-  }
-  return Math.min(value, rules.max);
 }

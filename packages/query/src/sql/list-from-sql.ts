@@ -1,6 +1,7 @@
 import { ListkitError } from '../errors.js';
 import { type CompileOptions, compileFilter } from '../filter/compile.js';
 import type { ListPage, ListRequest } from '../list/collection.js';
+import { checkPageSize } from '../list/page-size.js';
 import { parseOrderBy } from '../order-by/order-by.js';
 import { boundQuery } from '../page-token/bound-query.js';
 import type { PageTokenCodec } from '../page-token/page-token-codec.js';
@@ -100,16 +101,7 @@ export async function listFromSql<T extends object>(
   options: SqlListOptions,
 ): Promise<ListPage<T>> {
   const { pageSize } = request;
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
-    const text = String(pageSize);
-    throw ListkitError.of(
-      'pageSize',
-      'invalid_page_size',
-      `page size must be a positive integer, not ${text}`,
-      { start: 0, end: text.length },
-      text,
-    );
-  }
+  checkPageSize(pageSize);
   const { table } = options;
   const order = parseOrderBy<T>(request.orderBy ?? '', table.schema);
   const filter = compileFilter<T>(request.filter ?? '', table.schema, options);

@@ -7,8 +7,8 @@ import {
   aggregatedRuleCollection,
   FORWARDING_RULE_INDEXES,
   parseStoredRule,
-  regionRuleCollection,
   ruleJsonBytes,
+  scopeRuleCollection,
 } from './forwarding-rule-collection.js';
 
 const rule = (i: number): ForwardingRuleJson => ({
@@ -33,7 +33,7 @@ describe('the forwarding-rule collections', () => {
   it('seek a declared index for an equality on an indexed field instead of scanning', async () => {
     const pageTokens = await PageTokenCodec.create();
     for (const collection of [
-      regionRuleCollection(pageTokens),
+      scopeRuleCollection(pageTokens),
       aggregatedRuleCollection(pageTokens),
     ]) {
       for (let i = 0; i < 2000; i++) collection.put(rule(i));

@@ -22,18 +22,18 @@ export const FORWARDING_RULE_INDEXES: readonly string[] = [
 ];
 
 /**
- * The collection of one region's forwarding rules: the schema, keyed by name, with the declared
- * {@link FORWARDING_RULE_INDEXES}. The one place a region's collection is built, so the route and
- * every in-memory store list the same way.
+ * The collection of one scope's forwarding rules (a region's, or a project's global ones): the
+ * schema, keyed by name, with the declared {@link FORWARDING_RULE_INDEXES}. The one place such a
+ * collection is built, so the route and every in-memory store list the same way.
  *
  * @example
  * ```ts
- * const rules = regionRuleCollection(await PageTokenCodec.create());
+ * const rules = scopeRuleCollection(await PageTokenCodec.create());
  * rules.put({ name: 'web', labels: { env: 'prod' } });
  * console.log(String(rules.plan({ filter: 'labels.env = prod', pageSize: 500 })));
  * ```
  */
-export function regionRuleCollection(pageTokens: PageTokenCodec): Collection<ForwardingRuleJson> {
+export function scopeRuleCollection(pageTokens: PageTokenCodec): Collection<ForwardingRuleJson> {
   return new Collection<ForwardingRuleJson>(forwardingRuleSchema, {
     pageTokens,
     indexes: FORWARDING_RULE_INDEXES,

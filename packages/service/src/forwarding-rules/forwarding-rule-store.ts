@@ -41,29 +41,41 @@ export interface WriteResult {
 }
 
 /**
- * What a rule write asks of its region while the region's writes are serialised (on PostgreSQL
- * under a transaction lock, so two processes cannot both pass it with clashing rules or take one
- * address). The store reads only what this needs, never every rule of the region:
+ * What a rule write asks of its scope (a region, or a project's global rules) while the scope's
+ * writes are serialised (on PostgreSQL under a transaction lock, so two processes cannot both
+ * pass it with clashing rules or take one address). The store reads only what this needs, never
+ * every rule of the scope:
  * 1. `allocate`: when the rule has no `IPAddress`, the store sets the pool's lowest address no
- *    rule of the region uses (403 `quotaExceeded` when there is none), after making sure the
+ *    rule of the scope uses (403 `quotaExceeded` when there is none), after making sure the
  *    name is free;
- * 2. `check`: given the rule (address set) and the region's other stored rules at its address
+ * 2. `check`: given the rule (address set) and the scope's other stored rules at its address
  *    (canonical form, `clashAddressOf`; never a rule of the same name), throws to refuse the
  *    write or returns the rule to store (the clash rule adds `baseForwardingRule`; fingerprints
- *    depend on the final fields). `regionCheckFor` builds the emulator's.
+ *    depend on the final fields). `scopeCheckFor` builds the emulator's.
  *
  * @example
  * ```ts
- * const check: RegionCheck = { allocate: 'internal', check: (rule, sameAddress) => rule };
+ * const check: ScopeCheck = { allocate: 'internal', check: (rule, sameAddress) => rule };
  * ```
  */
-export interface RegionCheck {
+export interface ScopeCheck {
   readonly allocate?: AddressPoolKind;
   readonly check: (
     rule: ForwardingRuleJson,
     sameAddress: readonly ForwardingRuleJson[],
   ) => ForwardingRuleJson;
 }
+
+/**
+ * The former name of {@link ScopeCheck}, from when only regions had forwarding rules.
+ *
+ * @deprecated Use {@link ScopeCheck}: the same check serves regional and global rules.
+ * @example
+ * ```ts
+ * const check: ScopeCheck = { allocate: 'internal', check: (rule) => rule };
+ * ```
+ */
+export type RegionCheck = ScopeCheck;
 
 /**
  * Forwarding rules, per project and region.
@@ -83,7 +95,7 @@ export interface ForwardingRuleStore {
   insert(
     parent: ScopeRef,
     rule: ForwardingRuleJson,
-    write: RuleWrite & { check?: RegionCheck },
+    write: RuleWrite & { check?: ScopeCheck },
   ): Promise<WriteResult>;
   get(parent: ScopeRef, name: string): Promise<ForwardingRuleJson | undefined>;
   /**
@@ -93,14 +105,14 @@ export interface ForwardingRuleStore {
   update(
     parent: ScopeRef,
     rule: ForwardingRuleJson,
-    write: RuleWrite & { expectedFingerprint: string; check?: RegionCheck },
+    write: RuleWrite & { expectedFingerprint: string; check?: ScopeCheck },
   ): Promise<WriteResult>;
   /**
    * Stores a rule as given, without an operation (seed data): replaces a rule of the same name,
    * whose address is given up first. `check` runs as for an insert, while the region's writes
    * are serialised (the seed's address allocation).
    */
-  put(parent: ScopeRef, rule: ForwardingRuleJson, check?: RegionCheck): Promise<void>;
+  put(parent: ScopeRef, rule: ForwardingRuleJson, check?: ScopeCheck): Promise<void>;
   /** Removes a rule (`not_found` when there is none). */
   delete(parent: ScopeRef, name: string, write: RuleWrite): Promise<WriteResult>;
   /** One page of a region's rules: filter, orderBy and page token as AIP-160/158 define them. */

@@ -16,7 +16,7 @@ import type { ForwardingRuleJson } from './forwarding-rule.js';
 import type { ForwardingRuleStore, WriteResult } from './forwarding-rule-store.js';
 import { checkPatchedRule } from './forwarding-rule-update.js';
 import { type DestinationStage, prepareForwardingRule } from './forwarding-rule-validation.js';
-import { allocationFor, changeCheckFor, regionCheckFor } from './region-check.js';
+import { allocationFor, changeCheckFor, scopeCheckFor } from './scope-check.js';
 
 /** Options of {@link ForwardingRules}. */
 export interface ForwardingRulesOptions {
@@ -70,7 +70,7 @@ export class ForwardingRules {
     await this.retentionBefore(change.requestId);
     const result = await this.options.store.insert(where, rule, {
       ...this.recorded(where, change),
-      check: regionCheckFor(rule, { ...where, urls }, withFingerprints),
+      check: scopeCheckFor(rule, { ...where, urls }, withFingerprints),
     });
     return this.answered(result);
   }
@@ -226,7 +226,8 @@ export class ForwardingRules {
   /**
    * The rule with what the server sets: kind, id, creation time, region and links. A global rule
    * has no `region`, and no `selfLinkWithId` either: the real API's answers carry none (recorded
-   * by Config Connector, docs/decisions.md).
+   * by Config Connector; decision 0046,
+   * docs/decisions/0046-global-forwarding-rules-the-regional-rules-in-the-projects.md).
    */
   private withServerFields(where: ScopeRef, fields: ForwardingRuleJson): ForwardingRuleJson {
     const { urls, clock } = this.options;

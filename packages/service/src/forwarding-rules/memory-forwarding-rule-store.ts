@@ -11,14 +11,14 @@ import {
   tokenParent,
 } from '../names/resource-names.js';
 import type { MemoryOperationStore } from '../operations/memory-operation-store.js';
-import { RegionAddresses } from './addresses/region-addresses.js';
+import { ScopeAddresses } from './addresses/scope-addresses.js';
 import { clashAddressOf } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
-import { aggregatedRuleCollection, regionRuleCollection } from './forwarding-rule-collection.js';
+import { aggregatedRuleCollection, scopeRuleCollection } from './forwarding-rule-collection.js';
 import type {
   ForwardingRuleStore,
-  RegionCheck,
   RuleWrite,
+  ScopeCheck,
   WriteResult,
 } from './forwarding-rule-store.js';
 
@@ -35,8 +35,8 @@ function entryOf<T>(map: Map<string, T>, key: string, create: () => T): T {
 }
 
 /**
- * Forwarding rules in this process's memory: a `Collection` per region and per project (the
- * aggregated list), and the region's addresses for the clash rule and allocation. Every method
+ * Forwarding rules in this process's memory: a `Collection` per scope (region or global) and per
+ * project (the aggregated list), and the scope's addresses for the clash rule and allocation. Every method
  * decides synchronously (no await between a check and its write), so concurrent calls are
  * serialised by the event loop; a write's operation is recorded in the same step.
  *
@@ -48,8 +48,8 @@ function entryOf<T>(map: Map<string, T>, key: string, create: () => T): T {
  * ```
  */
 export class MemoryForwardingRuleStore implements ForwardingRuleStore {
-  private readonly regions = new Map<string, Collection<ForwardingRuleJson>>();
-  private readonly addresses = new Map<string, RegionAddresses>();
+  private readonly scopes = new Map<string, Collection<ForwardingRuleJson>>();
+  private readonly addresses = new Map<string, ScopeAddresses>();
   private readonly projects = new Map<string, Collection<ForwardingRuleJson>>();
 
   constructor(
@@ -60,7 +60,7 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   async insert(
     parent: ScopeRef,
     rule: ForwardingRuleJson,
-    write: RuleWrite & { check?: RegionCheck },
+    write: RuleWrite & { check?: ScopeCheck },
   ): Promise<WriteResult> {
     const earlier = this.replay(parent, write.requestId);
     if (earlier) return earlier;
@@ -73,14 +73,14 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   }
 
   async get(parent: ScopeRef, name: string): Promise<ForwardingRuleJson | undefined> {
-    const rule = this.regions.get(scopeParent(parent))?.get(name);
+    const rule = this.scopes.get(scopeParent(parent))?.get(name);
     return rule ? copy(rule) : undefined;
   }
 
   async update(
     parent: ScopeRef,
     rule: ForwardingRuleJson,
-    write: RuleWrite & { expectedFingerprint: string; check?: RegionCheck },
+    write: RuleWrite & { expectedFingerprint: string; check?: ScopeCheck },
   ): Promise<WriteResult> {
     const earlier = this.replay(parent, write.requestId);
     if (earlier) return earlier;
@@ -97,7 +97,7 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
     return this.written(parent, stored, write);
   }
 
-  async put(parent: ScopeRef, rule: ForwardingRuleJson, check?: RegionCheck): Promise<void> {
+  async put(parent: ScopeRef, rule: ForwardingRuleJson, check?: ScopeCheck): Promise<void> {
     const replaced = this.rulesIn(parent).get(rule.name);
     if (replaced) {
       // The version replaced gives up its address first: the new one may take it again.
@@ -110,7 +110,7 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   async delete(parent: ScopeRef, name: string, write: RuleWrite): Promise<WriteResult> {
     const earlier = this.replay(parent, write.requestId);
     if (earlier) return earlier;
-    const rule = this.regions.get(scopeParent(parent))?.get(name);
+    const rule = this.scopes.get(scopeParent(parent))?.get(name);
     if (!rule) throw resourceNotFound(scopedName(parent, 'forwardingRules', name));
     this.rulesIn(parent).delete(name);
     this.addressesIn(parent).remove(rule);
@@ -133,18 +133,18 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   }
 
   async all(): Promise<(ScopeRef & { rule: ForwardingRuleJson })[]> {
-    return [...this.regions].flatMap(([parent, collection]) =>
+    return [...this.scopes].flatMap(([parent, collection]) =>
       collection.values().map((rule) => ({ ...scopeRefOf(parent), rule: copy(rule) })),
     );
   }
 
   /** Forgets every rule (the store's reset). */
   clear(): void {
-    for (const map of [this.regions, this.addresses, this.projects]) map.clear();
+    for (const map of [this.scopes, this.addresses, this.projects]) map.clear();
   }
 
   private rulesIn(parent: ScopeRef) {
-    return entryOf(this.regions, scopeParent(parent), () => regionRuleCollection(this.pageTokens));
+    return entryOf(this.scopes, scopeParent(parent), () => scopeRuleCollection(this.pageTokens));
   }
 
   private aggregate(project: string) {
@@ -152,7 +152,7 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   }
 
   private addressesIn(parent: ScopeRef) {
-    return entryOf(this.addresses, scopeParent(parent), () => new RegionAddresses());
+    return entryOf(this.addresses, scopeParent(parent), () => new ScopeAddresses());
   }
 
   private replay(parent: ScopeRef, requestId: string | undefined): WriteResult | undefined {
@@ -176,13 +176,13 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   }
 
   /**
-   * Runs a write's RegionCheck: the address first, then the check over the rules at it. Callers
+   * Runs a write's ScopeCheck: the address first, then the check over the rules at it. Callers
    * decide about the name before (a 409 takes no address).
    */
   private checked(
     parent: ScopeRef,
     rule: ForwardingRuleJson,
-    check: RegionCheck | undefined,
+    check: ScopeCheck | undefined,
   ): ForwardingRuleJson {
     if (!check) return rule;
     const region = this.addressesIn(parent);

@@ -1,3 +1,4 @@
+import { seededRandom } from '../core/seeded-random.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 
 const REGIONS = ['us-central1', 'us-east1', 'europe-west1', 'asia-east1'];
@@ -5,18 +6,6 @@ const APPS = ['web', 'api', 'db', 'cache', 'auth', 'search', 'media', 'batch'];
 const ENVS = ['prod', 'staging', 'dev', 'test'];
 const PROTOCOLS = ['TCP', 'TCP', 'TCP', 'UDP', 'L3_DEFAULT'];
 const SCHEMES = ['EXTERNAL', 'EXTERNAL_MANAGED', 'INTERNAL', 'INTERNAL_MANAGED'];
-
-/** A small deterministic PRNG (mulberry32), so sample data is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Generates `count` forwarding rules shaped like Compute Engine's answers, deterministically
@@ -32,7 +21,7 @@ export function sampleForwardingRules(
   count: number,
   { seed = 1, project = 'my-project' }: { seed?: number; project?: string } = {},
 ): ForwardingRuleJson[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const base = Date.UTC(2024, 0, 1);
   const rules: ForwardingRuleJson[] = [];

@@ -19,13 +19,13 @@ import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { parseStoredRule } from './forwarding-rule-collection.js';
 import type {
   ForwardingRuleStore,
-  RegionCheck,
   RuleWrite,
+  ScopeCheck,
   WriteResult,
 } from './forwarding-rule-store.js';
 import { sqlRuleInsert } from './sql-insert-batches.js';
 import { deleteRuleBatched } from './sql-rule-delete.js';
-import { regionLock } from './sql-rule-insert.js';
+import { scopeLock } from './sql-rule-insert.js';
 import {
   aggregatedRulesTable,
   RULE_COLUMNS,
@@ -66,7 +66,7 @@ export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStor
     sql.writeTx(['forwarding_rules', 'operations'], async (session) => {
       // Every write of a region waits for the one before: the clash rule reads the region's
       // rules, and a requestId retry must see the original's operation.
-      await lockRegion(session, parent);
+      await lockScope(session, parent);
       if (write.requestId) {
         const earlier = await operationByRequestId(session, parent, write.requestId);
         if (earlier) return { operation: earlier, replayed: true };
@@ -92,7 +92,7 @@ export function sqlForwardingRuleStore(sql: SqlStoreContext): ForwardingRuleStor
       ruleWrite(parent, write, (session) => updateRule(session, parent, rule, write)),
     put: (parent, rule, check) =>
       sql.writeTx(['forwarding_rules'], async (session) => {
-        await lockRegion(session, parent);
+        await lockScope(session, parent);
         // The version replaced goes first and gives up its address: the new one may take it.
         await deleteRule(session, parent, rule.name);
         const stored = await checked(session, parent, rule, check);
@@ -132,7 +132,7 @@ async function updateRule(
   session: SqlSession,
   parent: ScopeRef,
   rule: ForwardingRuleJson,
-  write: { expectedFingerprint: string; check?: RegionCheck },
+  write: { expectedFingerprint: string; check?: ScopeCheck },
 ): Promise<ForwardingRuleJson> {
   const stored = await checked(session, parent, rule, write.check);
   const row = [...rulesTable.row(stored), ...addressColumns(stored.IPAddress)];
@@ -167,14 +167,14 @@ RETURNING old.pool_kind AS old_kind, old.pool_index AS old_index, f.pool_kind AS
 }
 
 /**
- * Runs a write's RegionCheck: the address first, then the check over the rules at it, read by
+ * Runs a write's ScopeCheck: the address first, then the check over the rules at it, read by
  * the address index. Callers decide about the name before (a 409 takes no address).
  */
 async function checked(
   session: SqlSession,
   parent: ScopeRef,
   rule: ForwardingRuleJson,
-  check: RegionCheck | undefined,
+  check: ScopeCheck | undefined,
 ): Promise<ForwardingRuleJson> {
   if (!check) return rule;
   let candidate = rule;
@@ -203,8 +203,8 @@ async function checked(
  * database): the clash rule and address allocation read the region, and a requestId retry must
  * see the original's operation.
  */
-async function lockRegion(session: SqlSession, parent: ScopeRef): Promise<void> {
-  const { text, params } = regionLock(parent);
+async function lockScope(session: SqlSession, parent: ScopeRef): Promise<void> {
+  const { text, params } = scopeLock(parent);
   await session.query(text, params);
 }
 

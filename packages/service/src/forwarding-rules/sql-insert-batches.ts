@@ -3,13 +3,8 @@ import { type ScopeRef, scopeParent } from '../names/resource-names.js';
 import { ADDRESS_POOL_SIZES, type AddressPoolKind } from './addresses/address-pool.js';
 import { AddressGuesses, guessedChoice } from './addresses/sql-address-guess.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
-import type { RegionCheck, RuleWrite, WriteResult } from './forwarding-rule-store.js';
-import {
-  type GuessedAnswer,
-  guessedInsert,
-  readThenInsert,
-  regionLock,
-} from './sql-rule-insert.js';
+import type { RuleWrite, ScopeCheck, WriteResult } from './forwarding-rule-store.js';
+import { type GuessedAnswer, guessedInsert, readThenInsert, scopeLock } from './sql-rule-insert.js';
 
 // The most inserts one message carries; the rest wait for the next.
 const MOST_PER_MESSAGE = 64;
@@ -36,13 +31,13 @@ function attempt<T>(work: () => T): T | undefined {
 type Insert = (
   parent: ScopeRef,
   rule: ForwardingRuleJson,
-  write: RuleWrite & { check?: RegionCheck },
+  write: RuleWrite & { check?: ScopeCheck },
 ) => Promise<WriteResult>;
 
 type Pending = {
   parent: ScopeRef;
   rule: ForwardingRuleJson;
-  write: RuleWrite & { check?: RegionCheck };
+  write: RuleWrite & { check?: ScopeCheck };
   resolve: (result: WriteResult) => void;
   reject: (error: unknown) => void;
 };
@@ -107,7 +102,7 @@ export function sqlRuleInsert(sql: SqlStoreContext): Insert {
         ? undefined
         : await sql
             .batchedWriteTx([], (tx) =>
-              tx.send([regionLock(parent), ...statements], { commit: true }),
+              tx.send([scopeLock(parent), ...statements], { commit: true }),
             )
             .catch((error: unknown) => {
               failed = error;

@@ -10,7 +10,7 @@ import {
 } from '../operations/sql-operation-store.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import type { RuleWrite, WriteResult } from './forwarding-rule-store.js';
-import { regionLock } from './sql-rule-insert.js';
+import { scopeLock } from './sql-rule-insert.js';
 import { rulesTable } from './sql-rule-tables.js';
 
 /**
@@ -38,7 +38,7 @@ export function deleteRuleBatched(
   const unseen = requestId
     ? ' AND NOT EXISTS (SELECT 1 FROM operations WHERE parent = $1 AND request_id = $3)'
     : '';
-  const statements = [regionLock(parent)];
+  const statements = [scopeLock(parent)];
   if (requestId) statements.push(operationByRequestIdStatement(parent, requestId));
   statements.push({
     text: `WITH gone AS (

@@ -19,21 +19,22 @@ import {
 } from './addresses/sql-address-pool.js';
 import { clashAddressOf } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
-import type { RegionCheck, RuleWrite, WriteResult } from './forwarding-rule-store.js';
+import type { RuleWrite, ScopeCheck, WriteResult } from './forwarding-rule-store.js';
 import { RULE_COLUMNS, rulesAtAddress, rulesTable } from './sql-rule-tables.js';
 
 /**
- * The statement that serialises the writes of a region until the transaction ends, in every
- * process on the database: the clash rule and address allocation read the region, and a
- * requestId retry must see the original's operation. It goes first and alone: every statement
- * after it takes a snapshot that sees the writes of the transaction that held the lock before.
+ * The statement that serialises the writes of a scope (a region, or a project's global rules)
+ * until the transaction ends, in every process on the database: the clash rule and address
+ * allocation read the scope, and a requestId retry must see the original's operation. It goes
+ * first and alone: every statement after it takes a snapshot that sees the writes of the
+ * transaction that held the lock before.
  *
  * @example
  * ```ts
- * await tx.send([regionLock(parent), ...reads]);
+ * await tx.send([scopeLock(parent), ...reads]);
  * ```
  */
-export const regionLock = (parent: ScopeRef): SqlBatchStatement => ({
+export const scopeLock = (parent: ScopeRef): SqlBatchStatement => ({
   text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
   params: [scopeParent(parent)],
 });
@@ -64,7 +65,7 @@ export type GuessedAnswer =
 export function guessedInsert(
   parent: ScopeRef,
   rule: ForwardingRuleJson,
-  write: RuleWrite & { check?: RegionCheck },
+  write: RuleWrite & { check?: ScopeCheck },
   choice: AddressChoice,
 ): { statements: SqlBatchStatement[]; answer: (rows: SqlRows[]) => GuessedAnswer } | undefined {
   const { check, requestId } = write;
@@ -128,7 +129,7 @@ export function readThenInsert(
   sql: SqlStoreContext,
   parent: ScopeRef,
   rule: ForwardingRuleJson,
-  write: RuleWrite & { check?: RegionCheck },
+  write: RuleWrite & { check?: ScopeCheck },
   learn: (choice: AddressChoice) => void,
 ): Promise<WriteResult> {
   const { check, requestId } = write;
@@ -139,7 +140,7 @@ export function readThenInsert(
   // when it has that position's pool_kind and pool_index (addressColumns).
   const given = check && !allocate ? clashAddressOf(rule) : undefined;
   return sql.batchedWriteTx(['forwarding_rules', 'operations'], async (tx) => {
-    const reads = [regionLock(parent)];
+    const reads = [scopeLock(parent)];
     if (requestId) reads.push(operationByRequestIdStatement(parent, requestId));
     if (allocate) {
       reads.push(nameTaken(region, rule.name), ...addressReads(region, allocate));

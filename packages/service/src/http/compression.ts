@@ -35,7 +35,8 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
  * of at least `threshold` bytes, as Compute Engine does for large lists (a 410 kB page of 500
  * rules is about 38 kB at level 1). Adds `Vary: Accept-Encoding` to every compressible answer.
  * The compression runs on the thread pool (zlib's async API), not on the event loop. Only gzip is
- * offered (docs/decisions.md: the encoding every Google client asks for).
+ * offered (the encoding every Google client asks for: decision 0029,
+ * docs/decisions/0029-gzip-as-googles-apis-answer-level-1-above-8-kib-only-for-a.md).
  *
  * `userAgentGated(path)` names the paths that follow Google's API rule as well: their clients
  * must also say `gzip` in their `User-Agent` ({@link userAgentReadsGzip}); other paths need only

@@ -5,11 +5,11 @@ import { isStatementTimeout } from '../db/statement-timeout.js';
 import { ApiError } from './api-error.js';
 import { listErrorToApiError } from './list-errors.js';
 import { listInputsAsWritten } from './list-params.js';
-import { errorDialectOf, refusalToApiError } from './refusal-answer.js';
+import { errorShapeOf, refusalToApiError } from './refusal-answer.js';
 
 /**
  * The one mapping of what a call throws to the Google error envelope: an {@link ApiError} as it
- * is, a domain {@link Refusal} in the dialect of the API the path
+ * is, a domain {@link Refusal} in the error shape of the API the path
  * belongs to, and a list-engine {@link ListkitError} by the list input its problem concerns,
  * quoting that input from the request's query; a database statement stopped for time outside a
  * list call, a 503 the client may retry. Anything else is undefined (an internal error).
@@ -21,7 +21,7 @@ import { errorDialectOf, refusalToApiError } from './refusal-answer.js';
  */
 export function apiErrorOf(error: unknown, c: Context): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (error instanceof Refusal) return refusalToApiError(error, errorDialectOf(c));
+  if (error instanceof Refusal) return refusalToApiError(error, errorShapeOf(c));
   if (error instanceof ListkitError) {
     return listErrorToApiError(error, listInputsAsWritten(c));
   }

@@ -3,19 +3,22 @@ import type { Refusal } from '../core/refusal.js';
 import { ApiError } from './api-error.js';
 import { isPublisherPath } from './api-paths.js';
 
-/** Which API answers: Compute Engine omits the canonical `status`; Android Publisher sends it. */
-export type ErrorDialect = 'compute' | 'publisher';
+/**
+ * The shape of an error body, by the API that answers: Compute Engine omits the canonical
+ * `status` of an error item; Android Publisher sends it.
+ */
+export type ErrorShape = 'compute' | 'publisher';
 
 /**
- * The dialect of the API a request's path belongs to: Android Publisher under
+ * The error shape of the API a request's path belongs to: Android Publisher under
  * `/androidpublisher/` (and the spec's `/publisher/` alias), Compute Engine's otherwise.
  *
  * @example
  * ```ts
- * refusalToApiError(error, errorDialectOf(c));
+ * refusalToApiError(error, errorShapeOf(c));
  * ```
  */
-export function errorDialectOf(c: Context): ErrorDialect {
+export function errorShapeOf(c: Context): ErrorShape {
   return isPublisherPath(c.req.path) ? 'publisher' : 'compute';
 }
 
@@ -30,9 +33,9 @@ export function errorDialectOf(c: Context): ErrorDialect {
  * refusalToApiError(new Refusal('already_exists', "The resource '…' already exists"), 'compute').status; // 409
  * ```
  */
-export function refusalToApiError(refusal: Refusal, dialect: ErrorDialect): ApiError {
+export function refusalToApiError(refusal: Refusal, shape: ErrorShape): ApiError {
   const { message, field } = refusal;
-  const withStatus = (status: string) => (dialect === 'publisher' ? { status } : {});
+  const withStatus = (status: string) => (shape === 'publisher' ? { status } : {});
   const at = field ? { location: field } : {};
   switch (refusal.code) {
     case 'invalid_value':

@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import { previewText } from '../core/value-preview.js';
 import { ApiError } from './api-error.js';
-import { type ErrorDialect, errorDialectOf } from './refusal-answer.js';
+import { type ErrorShape, errorShapeOf } from './refusal-answer.js';
 import { requestUrl } from './request-url.js';
 
-// The one rule for the text a caller sends (docs/decisions.md, "Text no store can hold"): it is
+// The one rule for the text a caller sends (decision 0020, "Text no store can hold",
+// docs/decisions/0020-text-no-store-can-hold-400-in-a-body-or-query-not-found-in-a.md): it is
 // Unicode text without U+0000 and without unpaired surrogates. PostgreSQL text and jsonb cannot
 // hold U+0000, and an unpaired surrogate (which JSON can still spell, "\ud800") has no UTF-8
 // form, so such text could reach the memory store but never a SQL one. It is refused at the HTTP
@@ -57,7 +58,7 @@ export function isAcceptedText(text: string): boolean {
 export function unacceptedText(
   field: string,
   text: string,
-  dialect: ErrorDialect = 'compute',
+  shape: ErrorShape = 'compute',
 ): ApiError {
   const shown = previewText(text).replace(
     ESCAPED,
@@ -67,7 +68,7 @@ export function unacceptedText(
     400,
     'invalid',
     `Invalid value for field '${field}': '${shown}'. Must be valid UTF-8 text without NUL (U+0000).`,
-    { location: field, ...(dialect === 'publisher' ? { status: 'INVALID_ARGUMENT' } : {}) },
+    { location: field, ...(shape === 'publisher' ? { status: 'INVALID_ARGUMENT' } : {}) },
   );
 }
 
@@ -140,7 +141,7 @@ export function checkBodyText(body: unknown, root: string): void {
  */
 export function checkQueryText(c: Context): void {
   for (const [name, value] of requestUrl(c).searchParams) {
-    if (!isAcceptedText(name)) throw unacceptedText(name, name, errorDialectOf(c));
-    if (!isAcceptedText(value)) throw unacceptedText(name, value, errorDialectOf(c));
+    if (!isAcceptedText(name)) throw unacceptedText(name, name, errorShapeOf(c));
+    if (!isAcceptedText(value)) throw unacceptedText(name, value, errorShapeOf(c));
   }
 }

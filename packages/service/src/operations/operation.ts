@@ -1,6 +1,7 @@
 /**
  * A Compute Engine Operation as it is sent on the wire. Answers carry no `creationTimestamp`: the
- * field is deprecated and recorded real answers never carry it (docs/decisions.md).
+ * field is deprecated and recorded real answers never carry it (decision 0030,
+ * docs/decisions/0030-json-answers-say-their-charset-operations-carry-no.md).
  *
  * @example
  * ```ts

@@ -16,7 +16,7 @@ export type {
   TransactionSettings,
 } from '../db/sql-database.js';
 export { isStatementTimeout, StatementTimeoutError } from '../db/statement-timeout.js';
-export { regionCheckFor } from '../forwarding-rules/region-check.js';
+export { regionCheckFor, scopeCheckFor } from '../forwarding-rules/scope-check.js';
 export type { ScopeRef } from '../names/resource-names.js';
 export { type MemoryStoreOptions, openMemoryStore } from './memory-store.js';
 export { migrate, SCHEMA_VERSION } from './migrations.js';

@@ -10,6 +10,7 @@ export type {
   ForwardingRuleStore,
   RegionCheck,
   RuleWrite,
+  ScopeCheck,
   WriteResult,
 } from '../forwarding-rules/forwarding-rule-store.js';
 export {

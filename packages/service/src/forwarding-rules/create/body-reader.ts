@@ -22,7 +22,7 @@ export interface InsertContext extends ClashContext {
   /**
    * The region's stored rules at the rule's address (canonical form, see `clashAddressOf`), for
    * the clash rule (the last stage): the only rules it reads. Absent: the caller runs the clash
-   * rule itself where the region's writes are serialised (a store's `RegionCheck`).
+   * rule itself where the region's writes are serialised (a store's `ScopeCheck`).
    */
   sameAddress?: readonly ForwardingRuleJson[];
 }

@@ -3,7 +3,7 @@ import type { BodyReader } from './body-reader.js';
 import type { NameAndEnums } from './check-name-region-enums.js';
 import { invalid } from './errors.js';
 import { GOOGLE_APIS_BUNDLES } from './patterns-and-limits.js';
-import { type Reference, readReference, regionOf } from './reference-paths.js';
+import { type Reference, readReference, referenceRegion } from './reference-paths.js';
 import { type Kind, PROTOCOLS, type Scheme, TARGET_TYPES } from './rule-kinds.js';
 
 /** What stage 2 learns. */
@@ -43,7 +43,7 @@ export function checkTargetAndBackend(r: BodyReader, known: NameAndEnums): Desti
           : `Invalid target type ${type} for a regional forwarding rule.`,
       );
     }
-    if (regionOf(targetRef) !== ctx.region) {
+    if (referenceRegion(targetRef) !== ctx.region) {
       throw invalid(
         'target',
         targetText,

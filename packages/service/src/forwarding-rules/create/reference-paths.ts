@@ -37,7 +37,7 @@ export function readReference(value: string, project: string): Reference | undef
 }
 
 /** The region of a regional or zonal reference (`us-central1-a` → `us-central1`). */
-export function regionOf(ref: Reference): string | undefined {
+export function referenceRegion(ref: Reference): string | undefined {
   if (ref.scope === 'regions') return ref.location;
   if (ref.scope === 'zones') return ref.location.replace(/-[a-z]+$/, '');
   return undefined;

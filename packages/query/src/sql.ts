@@ -1,0 +1,31 @@
+// @listkit/query/sql: list calls planned for PostgreSQL. Pure: no I/O, no drivers.
+
+export { listFromSql, type SqlListOptions, type SqlRunner } from './sql/list-from-sql.js';
+export {
+  DEFAULT_SCAN_BUDGET,
+  listStatementSettings,
+  planListQuery,
+  readPlannedPage,
+  type SqlListPlan,
+  type SqlListQuery,
+  type SqlPlanOptions,
+  type SqlStatement,
+  simpleQueryText,
+} from './sql/plan.js';
+export {
+  MAX_PUSHDOWN_REGEX_SIZE,
+  regexLiteralFragments,
+  regexLiteralPrefix,
+  regexPushdownSize,
+  translateRegex,
+} from './sql/regex-translation.js';
+export { type SuggestIndexesOptions, suggestIndexes } from './sql/suggested-indexes.js';
+export {
+  type SqlColumn,
+  type SqlColumnSpec,
+  type SqlColumnType,
+  type SqlInexactColumn,
+  type SqlTable,
+  type SqlTableOptions,
+  sqlTable,
+} from './sql/table.js';

@@ -1,0 +1,283 @@
+// The stores through the real `listkit serve` process, over HTTP: two emulators sharing one
+// PostgreSQL database (one requestId, one name, one page token across both), and kill -9 of an
+// emulator on a --data-dir in the middle of a write burst, restarted on the same directory.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleServiceModule } from '../support/bundle-service.js';
+import { postgresSkipReason } from '../support/sql-databases.js';
+
+const work = mkdtempSync(join(tmpdir(), 'listkit-serve-'));
+const SECRETS = `stores-over-http-${randomBytes(12).toString('hex')}`;
+const REGION = '/compute/v1/projects/p/regions/us-east1';
+const AUTH = { authorization: 'Bearer x', 'content-type': 'application/json' };
+let cli: { file: string; dispose: () => void } | undefined;
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, read loosely in assertions
+type Json = any;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  // The CLI from its TypeScript sources, bundled.
+  cli = await bundleServiceModule('packages/service/src/cli.ts');
+}, 60_000);
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+  cli?.dispose();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Starts `listkit serve` with these flags; resolves its URL, or rejects with what it printed. */
+function serve(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [cli?.file ?? '', 'serve', '--port', '0', '--no-sample-data', ...flags],
+    {
+      env: { ...process.env, LISTKIT_PAGE_TOKEN_SECRETS: SECRETS, LISTKIT_DATABASE_URL: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    let printed = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      printed += chunk.toString();
+      const url = /listkit emulator on (http:\/\/\S+)/.exec(printed)?.[1];
+      if (url) resolve({ url, child });
+    });
+    child.on('exit', (code) => reject(Object.assign(new Error(printed), { code })));
+  });
+}
+
+async function call(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Json }> {
+  const response = await fetch(url + path, {
+    method,
+    headers: AUTH,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : {} };
+}
+
+const rule = (name: string, port: number) => ({
+  name,
+  IPProtocol: 'TCP',
+  portRange: String(port),
+  loadBalancingScheme: 'EXTERNAL',
+  target: 'projects/p/regions/us-east1/targetPools/pool',
+});
+
+const pgSkip = postgresSkipReason();
+describe.skipIf(pgSkip !== undefined)(
+  `two emulator processes on one PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})` : ''}`,
+  () => {
+    let a = '';
+    let b = '';
+    let dropDatabase = async (): Promise<void> => undefined;
+
+    beforeAll(async () => {
+      const server = process.env.LISTKIT_PG_URL!;
+      const name = `listkit_http_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: server });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const url = new URL(server);
+      url.pathname = `/${name}`;
+      dropDatabase = async () => {
+        const again = new pg.Client({ connectionString: server });
+        await again.connect();
+        await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await again.end();
+      };
+      // Both start at once on a new database: the migrations are applied once.
+      [{ url: a }, { url: b }] = await Promise.all([
+        serve(['--database', url.toString()]),
+        serve(['--database', url.toString()]),
+      ]);
+    }, 120_000);
+    afterAll(async () => {
+      for (const child of children) child.kill('SIGTERM');
+      await dropDatabase();
+    });
+
+    it('one requestId sent to both creates one rule and one operation', async () => {
+      const requestId = crypto.randomUUID();
+      const answers = await Promise.all(
+        [a, b, a, b].map((url) =>
+          call(url, 'POST', `${REGION}/forwardingRules?requestId=${requestId}`, rule('once', 81)),
+        ),
+      );
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      expect(new Set(answers.map((r) => r.json.name)).size).toBe(1);
+      for (const url of [a, b]) {
+        const rules = await call(url, 'GET', `${REGION}/forwardingRules?filter=name%3Donce`);
+        expect(rules.json.items).toHaveLength(1);
+        const ops = await call(url, 'GET', `${REGION}/operations`);
+        const forOnce = ops.json.items.filter((o: { targetLink: string }) =>
+          o.targetLink.endsWith('/forwardingRules/once'),
+        );
+        expect(forOnce.map((o: { name: string }) => o.name)).toEqual([answers[0]!.json.name]);
+      }
+    });
+
+    it('50 inserts of one name across both: 1 success and 49 conflicts', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          call(i % 2 ? a : b, 'POST', `${REGION}/forwardingRules`, rule('raced', 1000 + i)),
+        ),
+      );
+      const statuses = answers.map((r) => r.status).sort();
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+      const conflict = answers.find((r) => r.status === 409)!;
+      expect(conflict.json.error.errors[0].reason).toBe('alreadyExists');
+    });
+
+    it('a page token from one continues the listing on the other', async () => {
+      for (let i = 0; i < 5; i++) {
+        expect(
+          (await call(a, 'POST', `${REGION}/forwardingRules`, rule(`page-${i}`, 2000 + i))).status,
+        ).toBe(200);
+      }
+      const names = (page: Json) => page.json.items.map((r: { name: string }) => r.name);
+      const all = names(await call(b, 'GET', `${REGION}/forwardingRules?orderBy=name`));
+      const first = await call(a, 'GET', `${REGION}/forwardingRules?maxResults=2&orderBy=name`);
+      expect(names(first)).toEqual(all.slice(0, 2));
+      const second = await call(
+        b,
+        'GET',
+        `${REGION}/forwardingRules?maxResults=2&orderBy=name&pageToken=${encodeURIComponent(first.json.nextPageToken)}`,
+      );
+      expect(second.status).toBe(200);
+      expect(names(second)).toEqual(all.slice(2, 4));
+    });
+  },
+);
+
+describe('kill -9 of listkit serve --data-dir during a write burst', () => {
+  it('a second process on the same directory exits naming the holder', async () => {
+    const dir = join(work, 'locked');
+    const first = await serve(['--data-dir', dir]);
+    const refused = await serve(['--data-dir', dir]).catch(
+      (error: Error & { code: number }) => error,
+    );
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error & { code: number }).code).toBe(1);
+    expect((refused as Error).message).toContain(`is in use by process ${first.child.pid}`);
+    first.child.kill('SIGTERM');
+  }, 120_000);
+
+  it('keeps every acknowledged rule, label change, operation and refund, and nothing half', async () => {
+    const dir = join(work, 'burst');
+    const { url, child } = await serve(['--data-dir', dir]);
+    const orders = Array.from({ length: 200 }, (_, i) => ({
+      packageName: 'com.example.app',
+      orderId: `GPA.${i}`,
+      kind: 'oneTimeProduct',
+      purchaseTime: new Date().toISOString(),
+    }));
+    expect((await call(url, 'POST', '/_listkit/seed', { orders })).status).toBe(200);
+    const acked = {
+      rules: new Map<string, string>(),
+      labels: new Map<string, string>(),
+      refunds: new Set<string>(),
+    };
+    let killed = false;
+    const refusals: string[] = [];
+    const ok = <T extends { status: number }>(
+      what: string,
+      answer: T | undefined,
+      expected: number,
+    ): answer is T => {
+      if (answer?.status === expected) return true;
+      if (!killed) refusals.push(`${what}: ${answer?.status ?? 'no answer'}`);
+      return false;
+    };
+    const writer = async (lane: number) => {
+      for (let i = lane; !killed && i < 200; i += 4) {
+        const name = `burst-${i}`;
+        const inserted = await call(
+          url,
+          'POST',
+          `${REGION}/forwardingRules`,
+          rule(name, 3000 + i),
+        ).catch(() => undefined);
+        if (!ok(`insert ${name}`, inserted, 200)) return;
+        acked.rules.set(name, inserted.json.name);
+        const got = await call(url, 'GET', `${REGION}/forwardingRules/${name}`).catch(
+          () => undefined,
+        );
+        if (!ok(`get ${name}`, got, 200)) return;
+        const labelled = await call(url, 'POST', `${REGION}/forwardingRules/${name}/setLabels`, {
+          labels: { lane: String(lane) },
+          labelFingerprint: got.json.labelFingerprint,
+        }).catch(() => undefined);
+        if (!ok(`setLabels ${name}`, labelled, 200)) return;
+        acked.labels.set(name, String(lane));
+        const refund = await fetch(
+          `${url}/androidpublisher/v3/applications/com.example.app/orders/GPA.${i}:refund`,
+          {
+            method: 'POST',
+            headers: { authorization: 'Bearer x' },
+          },
+        ).catch(() => undefined);
+        if (!ok(`refund GPA.${i}`, refund, 204)) return;
+        acked.refunds.add(`GPA.${i}`);
+      }
+    };
+    let running = true;
+    const lanes = Promise.all([0, 1, 2, 3].map(writer)).finally(() => {
+      running = false;
+    });
+    while (running && acked.refunds.size < 12) await new Promise((r) => setTimeout(r, 20));
+    expect(refusals).toEqual([]);
+    expect(acked.refunds.size).toBeGreaterThanOrEqual(12);
+    killed = true;
+    child.kill('SIGKILL');
+    await lanes;
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise((r) => child.once('exit', r));
+    }
+
+    const restarted = await serve(['--data-dir', dir]);
+    const state = (await call(restarted.url, 'GET', '/_listkit/state')).json;
+    const rules = new Map<string, Json>(
+      state.forwardingRules.map((r: { rule: Json }) => [r.rule.name, r.rule]),
+    );
+    const operations = new Map<string, Json>(state.operations.map((o: Json) => [o.name, o]));
+    for (const [name, operation] of acked.rules) {
+      expect(rules.has(name), name).toBe(true);
+      expect(operations.get(operation)?.operationType, operation).toBe('insert');
+    }
+    for (const [name, lane] of acked.labels)
+      expect(rules.get(name)?.labels, name).toEqual({ lane });
+    const refunded = new Set(
+      state.orders
+        .filter((o: { refund?: unknown }) => o.refund)
+        .map((o: { orderId: string }) => o.orderId),
+    );
+    for (const orderId of acked.refunds) expect(refunded.has(orderId), orderId).toBe(true);
+    // Nothing half there: every rule has its insert operation, every label change its operation.
+    const byTarget = new Map<string, string[]>();
+    for (const op of operations.values()) {
+      const name = String(op.targetLink).split('/').pop()!;
+      byTarget.set(name, [...(byTarget.get(name) ?? []), op.operationType]);
+    }
+    for (const [name, stored] of rules) {
+      expect(byTarget.get(name), name).toContain('insert');
+      if (stored.labels) expect(byTarget.get(name), name).toContain('setLabels');
+    }
+    restarted.child.kill('SIGTERM');
+  }, 120_000);
+});
