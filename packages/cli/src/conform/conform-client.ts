@@ -1,11 +1,11 @@
 // The HTTP side of `listkit conform`: list calls against the one target URL, within a request
 // budget, a rate, a per-request timeout and an overall deadline, each response read under a size
 // cap and checked for nesting before it is parsed, each call reproducible as a curl command.
+
+import type { ListStyle } from '@listkit/query/list-method';
 import { scanJsonNesting } from '../json-nesting.js';
 import { CapExceeded, formatBytes, readCapped } from '../read-capped.js';
 import { isTimeout, networkCause } from './network-cause.js';
-
-import type { ListStyle } from '@listkit/query/list-method';
 
 export interface Target {
   /** The collection URL as given (its own query parameters are kept on every request). */
