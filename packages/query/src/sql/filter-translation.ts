@@ -2,9 +2,10 @@ import type { CheckedNode, FieldRef, Operand, PathStep } from '../filter/checked
 import { compileGlob, hasWildcard } from '../filter/glob.js';
 import type { RegexEngine } from '../filter/regex/regex-engine.js';
 import type { FieldType } from '../schema/field-type.js';
+import { microsecondText, nanosText } from './column-values.js';
 import { regexLiteralFragments, regexLiteralPrefix, translateRegex } from './regex-translation.js';
 import { escapeLike, isStorableText, type Parameters, quoteLiteral } from './sql-text.js';
-import { microsecondText, nanosText, type SqlColumn, type SqlTable } from './table.js';
+import type { SqlColumn, SqlTable } from './table.js';
 
 /**
  * A filter as a SQL condition. `exact` means the condition selects exactly the resources the

@@ -1,8 +1,9 @@
 import { ListkitError } from '../errors.js';
 import type { OrderBy, SortKey } from '../order-by/order-by.js';
 import type { SortValue } from '../order-by/sort-key.js';
+import { microsecondText, nanosText } from './column-values.js';
 import type { Parameters } from './sql-text.js';
-import { microsecondText, nanosText, type SqlColumn, type SqlTable } from './table.js';
+import type { SqlColumn, SqlTable } from './table.js';
 
 /** The columns of an ordering, the unique key last. */
 export function orderColumns(
