@@ -3,14 +3,19 @@ import type { FieldType, ResourceSchema } from '../schema/field-type.js';
 import { parseInt64 } from '../schema/int64.js';
 import { parseTimestamp } from '../schema/timestamp.js';
 import { isObject, nanosText, snakeCase } from './column-values.js';
-import { isStorableText, quoteIdentifier } from './sql-text.js';
+import type { SqlDialect, SqlParamType } from './dialect.js';
+import { isStorableText } from './sql-text.js';
 import type { SqlColumn, SqlTable, SqlTableOptions } from './table-types.js';
 
 // listkit's own layout: the resource as a jsonb (or json) document, plus a typed column per
 // field reachable through messages.
 
 /** `sqlTable(schema, { … })` in listkit's own layout: the resource as a document, a column per field. */
-export function documentTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
+export function documentTable(
+  schema: ResourceSchema,
+  options: SqlTableOptions,
+  dialect: SqlDialect,
+): SqlTable {
   const required = new Set(options.required ?? []);
   const columns: SqlColumn[] = [];
   const names = new Set<string>();
@@ -38,9 +43,9 @@ export function documentTable(schema: ResourceSchema, options: SqlTableOptions):
         sqlType === 'double precision' ||
         sqlType === 'boolean';
       const topLevel = steps.length === 1;
-      const quoted = quoteIdentifier(name);
+      const quoted = dialect.quoteIdentifier(name);
       const nullable = !(required.has(path) || (alwaysSet && topLevel) || path === schema.key);
-      const value = sqlType === 'text' ? `${quoted} COLLATE "C"` : quoted;
+      const value = sqlType === 'text' ? dialect.codePoint(quoted) : quoted;
       columns.push({
         path,
         steps,
@@ -60,16 +65,24 @@ export function documentTable(schema: ResourceSchema, options: SqlTableOptions):
       throw new TypeError(`required field "${path}" has no column`);
   }
   const byPath = new Map(columns.map((c) => [c.path, c]));
-  const table = quoteIdentifier(options.table);
-  const document = quoteIdentifier((options.document as string | undefined) ?? 'resource');
-  const documentType = options.documentType ?? 'jsonb';
-  if (documentType !== 'jsonb' && documentType !== 'json') {
-    throw new TypeError(`documentType must be 'jsonb' or 'json', not ${String(documentType)}`);
+  const table = dialect.quoteIdentifier(options.table);
+  const document = dialect.quoteIdentifier((options.document as string | undefined) ?? 'resource');
+  const allowed = dialect.capabilities.documentTypes;
+  const documentType = options.documentType ?? (allowed[0] as 'jsonb' | 'json');
+  if (!allowed.includes(documentType)) {
+    throw new TypeError(
+      `documentType must be ${allowed.map((t) => `'${t}'`).join(' or ')} in ${dialect.name}, not ${String(documentType)}`,
+    );
   }
+  const columnDefinition = (c: SqlColumn) =>
+    `${c.name} ${dialect.columnType(c.sqlType)}${c.nullable ? '' : ' NOT NULL'}`;
+  const insertColumns = [document, ...columns.map((c) => c.name)];
+  const row = (resource: object) => rowValues(columns, resource, dialect);
   const key = byPath.get(schema.key);
   if (!key) throw new TypeError(`schema key "${schema.key}" has no column`);
   return {
     schema,
+    dialect,
     name: table,
     document,
     documentType,
@@ -82,49 +95,60 @@ export function documentTable(schema: ResourceSchema, options: SqlTableOptions):
       throw new TypeError('the row has no resource column');
     },
     column: (path) => byPath.get(path),
-    insertColumns: [document, ...columns.map((c) => c.name)],
+    insertColumns,
     columnDefinition,
     createTable: () => {
       const lines = [
-        `${document} ${documentType} NOT NULL`,
+        `${document} ${dialect.columnType(documentType)} NOT NULL`,
         ...columns.map(columnDefinition),
         `PRIMARY KEY (${key.name})`,
       ];
-      return `CREATE TABLE IF NOT EXISTS ${table} (\n  ${lines.join(',\n  ')}\n)`;
+      return `CREATE TABLE IF NOT EXISTS ${table} (\n  ${lines.join(',\n  ')}\n)${dialect.tableSuffix}`;
     },
-    row: (resource) => {
-      checkStorable(resource, 'resource');
-      const values: (string | null)[] = [JSON.stringify(resource)];
-      for (const column of columns) {
-        let parent: unknown = resource;
-        for (const step of column.steps.slice(0, -1)) {
-          const next: unknown = (parent as Record<string, unknown>)[step];
-          if (next !== undefined && !isObject(next)) {
-            throw new TypeError(
-              `${column.steps.slice(0, column.steps.indexOf(step) + 1).join('.')} must be a message`,
-            );
-          }
-          parent = next;
-          if (parent === undefined) break;
-        }
-        const value =
-          parent === undefined
-            ? undefined
-            : (parent as Record<string, unknown>)[column.steps.at(-1)!];
-        const encoded = parent === undefined ? null : encode(column, value);
-        if (encoded === null && !column.nullable) {
-          throw new TypeError(`${column.path} is required`);
-        }
-        values.push(encoded);
-      }
-      return values;
-    },
+    row,
+    insert: (resource) =>
+      dialect.finish({
+        text: `INSERT INTO ${table} (${insertColumns.join(', ')}) VALUES (${insertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
+        params: row(resource),
+      }),
   };
 }
 
-/** `name type [COLLATE "C"] [NOT NULL]`: one column of {@link SqlTable.createTable}. */
-function columnDefinition(c: SqlColumn): string {
-  return `${c.name} ${c.sqlType}${c.sqlType === 'text' ? ' COLLATE "C"' : ''}${c.nullable ? '' : ' NOT NULL'}`;
+/** The values of a resource's row, document first, as the dialect stores them. */
+function rowValues(
+  columns: readonly SqlColumn[],
+  resource: object,
+  dialect: SqlDialect,
+): (string | null)[] {
+  checkStorable(resource, 'resource');
+  const values: (string | null)[] = [JSON.stringify(resource)];
+  for (const column of columns) {
+    let parent: unknown = resource;
+    for (const step of column.steps.slice(0, -1)) {
+      const next: unknown = (parent as Record<string, unknown>)[step];
+      if (next !== undefined && !isObject(next)) {
+        throw new TypeError(
+          `${column.steps.slice(0, column.steps.indexOf(step) + 1).join('.')} must be a message`,
+        );
+      }
+      parent = next;
+      if (parent === undefined) break;
+    }
+    const value =
+      parent === undefined ? undefined : (parent as Record<string, unknown>)[column.steps.at(-1)!];
+    const encoded = parent === undefined ? null : encode(column, value);
+    if (encoded === null && !column.nullable) {
+      throw new TypeError(`${column.path} is required`);
+    }
+    values.push(dialect.paramValue(encoded, storedAs(column)));
+  }
+  return values;
+}
+
+/** How a column's canonical text is stored: the dialect may write booleans and nanoseconds its own way. */
+function storedAs(column: SqlColumn): SqlParamType {
+  if (column.sqlType === 'boolean') return 'boolean';
+  return column.sqlType === 'numeric' ? 'nanos' : 'text';
 }
 
 export function sqlTypeOf(type: FieldType): SqlColumn['sqlType'] {

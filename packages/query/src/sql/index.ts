@@ -1,5 +1,14 @@
 // @listkit/query/sql: list calls planned for PostgreSQL. Pure: no I/O, no drivers.
 
+export type {
+  AddParameter,
+  JsonSql,
+  PatternPiece,
+  SqlDialect,
+  SqlDialectCapabilities,
+  SqlDialectName,
+  SqlParamType,
+} from './dialect.js';
 export { listFromSql, type SqlListOptions, type SqlRunner } from './list-from-sql.js';
 export {
   DEFAULT_SCAN_BUDGET,

@@ -1,5 +1,6 @@
 import type { FieldType, ResourceSchema } from '../schema/field-type.js';
 import { snakeCase } from './column-values.js';
+import type { SqlDialect } from './dialect.js';
 import { sqlTypeOf } from './document-table.js';
 import { quoteIdentifier, quoteLiteral } from './sql-text.js';
 import type {
@@ -98,7 +99,11 @@ function ownColumnSql(
 }
 
 /** `sqlTable(schema, { document: false, … })`: a table of your own, with ordinary columns. */
-export function ownTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
+export function ownTable(
+  schema: ResourceSchema,
+  options: SqlTableOptions,
+  dialect: SqlDialect,
+): SqlTable {
   if (options.documentType !== undefined) {
     throw new TypeError('documentType is for the document layout, not a table of your own');
   }
@@ -165,6 +170,7 @@ export function ownTable(schema: ResourceSchema, options: SqlTableOptions): SqlT
   };
   return {
     schema,
+    dialect,
     name: table,
     document: undefined,
     documentType: undefined,
@@ -175,6 +181,7 @@ export function ownTable(schema: ResourceSchema, options: SqlTableOptions): SqlT
     createTable: notYours('createTable lays out listkit tables only'),
     columnDefinition: notYours('columnDefinition lays out listkit tables only'),
     row: notYours('row encodes listkit tables only'),
+    insert: notYours('insert writes listkit tables only'),
     readRow: (row) => {
       const resource: Record<string, unknown> = {};
       for (const column of columns) {

@@ -1,4 +1,6 @@
 import type { FieldType, ResourceSchema } from '../schema/field-type.js';
+import type { SqlDialect, SqlDialectName } from './dialect.js';
+import type { SqlStatement } from './sql-statement.js';
 
 // The public shape of a table layout, shared by both layouts (document-table.ts, own-table.ts).
 
@@ -115,6 +117,17 @@ export interface SqlTableOptions {
   /** The table, optionally schema-qualified (`app.rules`). */
   table: string;
   /**
+   * The database the table lives in (default `'postgres'`: PostgreSQL and PGlite; `'sqlite'`:
+   * SQLite 3.38+). Statements, DDL and rows are written in its SQL; what it cannot decide
+   * exactly is left to the residual (docs/sql.md, "Dialects").
+   *
+   * @example
+   * ```ts
+   * sqlTable(schema, { table: 'rules', dialect: 'sqlite' });
+   * ```
+   */
+  dialect?: SqlDialectName;
+  /**
    * The `jsonb` column holding each resource as given. Defaults to `resource`. `false`: a table
    * of your own, with ordinary columns and no document: only the key and the fields named in
    * {@link columns} have columns (the rest is decided in memory), and each page's rows are
@@ -159,6 +172,8 @@ export interface SqlTableOptions {
  */
 export interface SqlTable {
   readonly schema: ResourceSchema;
+  /** The SQL dialect statements for this table are written in. */
+  readonly dialect: SqlDialect;
   /** The quoted table name. */
   readonly name: string;
   /** The quoted document column; undefined for a table of your own (`document: false`). */
@@ -196,4 +211,15 @@ export interface SqlTable {
    * database only holds what the in-memory engine would read the same way).
    */
   row(resource: object): (string | null)[];
+  /**
+   * `INSERT INTO … (insertColumns) VALUES (…)` with the dialect's placeholders and
+   * {@link row}'s values.
+   *
+   * @example
+   * ```ts
+   * const { text, params } = table.insert(rule);
+   * db.prepare(text).run(...params); // better-sqlite3
+   * ```
+   */
+  insert(resource: object): SqlStatement;
 }

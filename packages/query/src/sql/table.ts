@@ -1,4 +1,5 @@
 import type { ResourceSchema } from '../schema/field-type.js';
+import { sqlDialect } from './dialects.js';
 import { documentTable } from './document-table.js';
 import { ownTable } from './own-table.js';
 import type { SqlTable, SqlTableOptions } from './table-types.js';
@@ -31,5 +32,12 @@ export type {
  * ```
  */
 export function sqlTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
-  return options.document === false ? ownTable(schema, options) : documentTable(schema, options);
+  const dialect = sqlDialect(options.dialect);
+  if (options.document !== false) return documentTable(schema, options, dialect);
+  if (!dialect.capabilities.ownTables) {
+    throw new TypeError(
+      `tables of your own (document: false) are not supported in ${dialect.name} yet: use listkit's layout (sqlTable without document: false)`,
+    );
+  }
+  return ownTable(schema, options, dialect);
 }
