@@ -6,7 +6,7 @@ import { microsecondText, nanosText } from './column-values.js';
 import type { PatternPiece, SqlDialect } from './dialect.js';
 import { regexLiteralFragments, regexLiteralPrefix, translateRegex } from './regex-translation.js';
 import { isStorableText, type Parameters } from './sql-text.js';
-import type { SqlColumn, SqlTable } from './table.js';
+import type { SqlColumn, SqlInexactColumn, SqlTable } from './table.js';
 
 /**
  * A filter as a SQL condition. `exact` means the condition selects exactly the resources the
@@ -32,6 +32,8 @@ export interface TranslationContext {
   positive?: boolean;
   /** The columns the translation read (the plan reports the inexact ones). */
   used?: Set<SqlColumn>;
+  /** What the dialect could not push down and left to the residual, and why (`plan.inexact`). */
+  leftToResidual?: SqlInexactColumn[];
 }
 
 const ALL: Translation = { sql: 'TRUE', exact: true };
@@ -598,6 +600,13 @@ function regex(field: FieldRef, pattern: string, context: TranslationContext): T
   const { dialect } = context.table;
   // Only where the engine's regex means what RE2 means (docs/sql.md, "Dialects").
   const translated = dialect.capabilities.regex === 'subset' ? translateRegex(pattern) : undefined;
+  if (dialect.capabilities.regex === 'none') {
+    context.leftToResidual?.push({
+      path: field.path,
+      column: context.table.column(field.path)?.name ?? '',
+      reason: `${dialect.name} has no regex operator that means what RE2 means: the pattern is decided in memory (narrowed by its literal prefix and runs)`,
+    });
+  }
   if (translated !== undefined) {
     return onPath(field.steps, context, (src) => {
       const value = scalar(src, type, context.table.dialect);

@@ -1,4 +1,5 @@
-// @listkit/query/sql: list calls planned for PostgreSQL. Pure: no I/O, no drivers.
+// @listkit/query/sql: list calls planned for PostgreSQL and SQLite. Pure: no I/O, no drivers
+// (a runner takes the driver's object).
 
 export type {
   AddParameter,
@@ -9,6 +10,8 @@ export type {
   SqlDialectName,
   SqlParamType,
 } from './dialect.js';
+export { type SqliteDatabase, sqliteRunner } from './dialects/sqlite/runner.js';
+export { sqlDialect } from './dialects.js';
 export { listFromSql, type SqlListOptions, type SqlRunner } from './list-from-sql.js';
 export {
   DEFAULT_SCAN_BUDGET,

@@ -74,7 +74,8 @@ export interface SqlListPlan<T = unknown> extends SqlStatement {
   /**
    * The columns this statement reads whose PostgreSQL type differs from the engine's values (a
    * table of your own: microsecond timestamps, collations, enum orders), and how the plan keeps
-   * the pages exact. Empty for listkit's own layout.
+   * the pages exact; and what the dialect could not push down at all (SQLite: regex terms),
+   * which the residual decides. Empty for listkit's own layout in PostgreSQL.
    */
   readonly inexact: readonly SqlInexactColumn[];
   /**
@@ -125,7 +126,9 @@ export function planListQuery<T>(
   const { dialect } = table;
   const params = new Parameters(dialect);
   const used = new Set<SqlColumn>();
+  const leftToResidual: SqlInexactColumn[] = [];
   const filter = translateFilter(query.filter.checked, {
+    leftToResidual,
     table,
     params,
     regexEngine: options.regexEngine ?? re2jsEngine,
@@ -168,7 +171,10 @@ export function planListQuery<T>(
     pageSize: query.pageSize,
     exact: filter.exact,
     parts: { columns, where, orderBy },
-    inexact: table.inexact.filter((c) => [...used].some((u) => u.name === c.column)),
+    inexact: [
+      ...table.inexact.filter((c) => [...used].some((u) => u.name === c.column)),
+      ...leftToResidual,
+    ],
     residual: filter.exact ? undefined : (resource: T) => query.filter.matches(resource),
     order: query.order,
   };
