@@ -207,6 +207,16 @@ describe('listkit filter prints what was asked', () => {
     expect(explained.stdout).toMatch(/^All of these hold:\n {2}labels\.env is exactly "prod"/);
     const sql = await listkit(['filter', 'labels.env = prod', path(), '--sql']);
     expect(sql.stdout).toMatch(/SELECT .* FROM "resources"\nWHERE .*"labels" @> \$1::jsonb/);
+    const sqlite = await listkit([
+      'filter',
+      '(name eq "a.*")',
+      path(),
+      '--sql',
+      '--dialect',
+      'sqlite',
+    ]);
+    expect(sqlite.stdout).toMatch(/SELECT .* FROM "resources"\nWHERE .*"name" GLOB \?/);
+    expect(sqlite.stdout).toMatch(/-- name: sqlite has no regex operator/);
     const schema = await listkit(['filter', '', path(), '--print-schema']);
     expect(JSON.parse(schema.stdout)).toMatchObject({
       key: 'name',

@@ -1,6 +1,7 @@
 // The SQL planner against the in-memory engine: random schema-shaped resources, random filters in
-// both styles, random orderings and page sizes; every page listed through PostgreSQL (PGlite and,
-// when configured, a real server) must equal the in-memory Collection's page.
+// both styles, random orderings and page sizes; every page listed through SQL must equal the
+// in-memory Collection's page, on each engine: PGlite, SQLite and, when configured, a PostgreSQL
+// server.
 import {
   Collection,
   defineSchema,
@@ -10,12 +11,19 @@ import {
   PageTokenCodec,
   t,
 } from '@listkit/query';
-import { listFromSql, type SqlTable, sqlTable, suggestIndexes } from '@listkit/query/sql';
+import {
+  listFromSql,
+  type SqlDialectName,
+  type SqlTable,
+  sqlTable,
+  suggestIndexes,
+} from '@listkit/query/sql';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   openPglite,
   openPostgres,
+  openSqlite,
   postgresSkipReason,
   type TestDatabase,
 } from '../support/sql-databases.js';
@@ -366,10 +374,14 @@ async function load(db: TestDatabase, table: SqlTable, resources: object[]) {
  * The document layout both ways: the resource as `jsonb` (the default) and as `json`
  * (`documentType: 'json'`, read without conversion; filters cast it). Each property run picks one.
  */
-const layouts = (name: string): SqlTable[] => [
-  sqlTable(schema, { table: `${name}_${process.pid}` }),
-  sqlTable(schema, { table: `${name}_json_${process.pid}`, documentType: 'json' }),
-];
+const layouts = (name: string, dialect: SqlDialectName): SqlTable[] =>
+  dialect === 'postgres'
+    ? [
+        sqlTable(schema, { table: `${name}_${process.pid}` }),
+        sqlTable(schema, { table: `${name}_json_${process.pid}`, documentType: 'json' }),
+      ]
+    : // One document type (JSON text) where the engine has one.
+      [0, 1].map((i) => sqlTable(schema, { table: `${name}_${i}_${process.pid}`, dialect }));
 const layoutArb = fc.constantFrom(0, 1);
 
 async function createTables(db: TestDatabase, tables: SqlTable[], indexes: boolean) {
@@ -386,9 +398,13 @@ async function dropTables(db: TestDatabase | undefined, tables: SqlTable[]) {
   await db?.close();
 }
 
-function differential(open: () => Promise<TestDatabase>, runs: number) {
+function differential(
+  open: () => Promise<TestDatabase>,
+  runs: number,
+  dialect: SqlDialectName = 'postgres',
+) {
   let db: TestDatabase;
-  const tables = layouts('listkit_diff');
+  const tables = layouts('listkit_diff', dialect);
   beforeAll(async () => {
     db = await open();
     await createTables(db, tables, true);
@@ -428,6 +444,40 @@ function differential(open: () => Promise<TestDatabase>, runs: number) {
     );
     // The generators must mostly produce valid filters, or this test would compare little.
     expect(compared).toBeGreaterThan(invalid * 3);
+  }, 600_000);
+
+  it('passes page tokens between SQL and the Collection both ways', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        resourcesArb,
+        requestArb,
+        layoutArb,
+        fc.boolean(),
+        async (resources, request, layout, sqlFirst) => {
+          const table = tables[layout]!;
+          const collection = new Collection<object>(schema, { pageTokens: codec });
+          for (const r of resources) collection.put(r);
+          let expected: ListPage<object>[];
+          try {
+            expected = await walk((r) => collection.list(r), request);
+          } catch (error) {
+            if (error instanceof ListkitError) return;
+            throw error;
+          }
+          await load(db, table, resources);
+          // Each page continues from the other side's token.
+          let turn = sqlFirst ? 0 : 1;
+          const actual = await walk((r) => {
+            turn++;
+            return turn % 2 === 1
+              ? listFromSql<object>(r, { table, pageTokens: codec, run: db.run })
+              : collection.list(r);
+          }, request);
+          expect(actual.map((p) => p.items)).toEqual(expected.map((p) => p.items));
+        },
+      ),
+      { numRuns: Math.ceil(runs / 3) },
+    );
   }, 600_000);
 
   it('with a small scan budget, short pages still walk to the same items', async () => {
@@ -482,9 +532,13 @@ const hostileFilterArb = fc.tuple(
   ),
 );
 
-function injection(open: () => Promise<TestDatabase>, runs: number) {
+function injection(
+  open: () => Promise<TestDatabase>,
+  runs: number,
+  dialect: SqlDialectName = 'postgres',
+) {
   let db: TestDatabase;
-  const tables = layouts('listkit_hostile');
+  const tables = layouts('listkit_hostile', dialect);
   beforeAll(async () => {
     db = await open();
     await createTables(db, tables, false);
@@ -557,6 +611,11 @@ function injection(open: () => Promise<TestDatabase>, runs: number) {
 describe('SQL planner on PGlite', () => {
   injection(openPglite, Math.ceil(RUNS / 2));
   differential(openPglite, RUNS);
+});
+
+describe('SQL planner on SQLite', () => {
+  injection(openSqlite, Math.ceil(RUNS / 2), 'sqlite');
+  differential(openSqlite, RUNS, 'sqlite');
 });
 
 const skip = postgresSkipReason();

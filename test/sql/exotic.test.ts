@@ -10,10 +10,10 @@ import {
   PageTokenCodec,
   t,
 } from '@listkit/query';
-import { listFromSql, sqlTable } from '@listkit/query/sql';
+import { listFromSql, type SqlTable, sqlTable } from '@listkit/query/sql';
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openPglite, type TestDatabase } from '../support/sql-databases.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite, openSqlite, type TestDatabase } from '../support/sql-databases.js';
 
 const schema = defineSchema({
   key: 'id',
@@ -121,17 +121,6 @@ const filterArb = fc.oneof(
 );
 
 const codec = await PageTokenCodec.create();
-let db: TestDatabase;
-// Both document layouts (jsonb, and json read unconverted and cast by filters); each run picks one.
-const tables = [
-  sqlTable(schema, { table: `listkit_exotic_${process.pid}` }),
-  sqlTable(schema, { table: `listkit_exotic_json_${process.pid}`, documentType: 'json' }),
-];
-beforeAll(async () => {
-  db = await openPglite();
-  for (const table of tables) await db.exec(table.createTable());
-}, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
-afterAll(() => db?.close());
 
 async function walk<T>(list: (r: ListRequest) => Promise<ListPage<T>>, request: ListRequest) {
   const items: T[][] = [];
@@ -144,48 +133,70 @@ async function walk<T>(list: (r: ListRequest) => Promise<ListPage<T>>, request: 
   return items;
 }
 
-it('lists maps of maps and of messages, lists of lists and deep messages as the in-memory engine', async () => {
-  let compared = 0;
-  await fc.assert(
-    fc.asyncProperty(
-      fc.uniqueArray(resourceArb, { selector: (r) => Number(r.id), maxLength: 20 }),
-      filterArb,
-      fc.constantFrom(
-        '',
-        'id desc',
-        'deep.inner.at desc',
-        'deep.inner.kind',
-        'deep.inner.name desc',
-      ),
-      fc.integer({ min: 1, max: 6 }),
-      fc.constantFrom(...tables),
-      async (resources, filter, orderBy, pageSize, table) => {
-        const request = { filter, orderBy, pageSize };
-        const collection = new Collection<object>(schema, { pageTokens: codec });
-        for (const r of resources) collection.put(r);
-        let expected: object[][];
-        try {
-          expected = await walk((r) => collection.list(r), request);
-        } catch (error) {
-          if (error instanceof ListkitError) return;
-          throw error;
-        }
-        await db.exec(`DELETE FROM ${table.name}`);
-        for (const r of resources) {
-          await db.query(
-            `INSERT INTO ${table.name} (${table.insertColumns.join(', ')}) VALUES (${table.insertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
-            table.row(r),
+/** The property on one engine, over the tables it lays out (each run picks one). */
+function exotic(open: () => Promise<TestDatabase>, tables: readonly SqlTable[]) {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await open();
+    for (const table of tables) await db.exec(table.createTable());
+  }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
+  afterAll(() => db?.close());
+
+  it('lists maps of maps and of messages, lists of lists and deep messages as the in-memory engine', async () => {
+    let compared = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(resourceArb, { selector: (r) => Number(r.id), maxLength: 20 }),
+        filterArb,
+        fc.constantFrom(
+          '',
+          'id desc',
+          'deep.inner.at desc',
+          'deep.inner.kind',
+          'deep.inner.name desc',
+        ),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom(...tables),
+        async (resources, filter, orderBy, pageSize, table) => {
+          const request = { filter, orderBy, pageSize };
+          const collection = new Collection<object>(schema, { pageTokens: codec });
+          for (const r of resources) collection.put(r);
+          let expected: object[][];
+          try {
+            expected = await walk((r) => collection.list(r), request);
+          } catch (error) {
+            if (error instanceof ListkitError) return;
+            throw error;
+          }
+          await db.exec(`DELETE FROM ${table.name}`);
+          for (const r of resources) {
+            await db.query(
+              `INSERT INTO ${table.name} (${table.insertColumns.join(', ')}) VALUES (${table.insertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
+              table.row(r),
+            );
+          }
+          const actual = await walk(
+            (r) => listFromSql<object>(r, { table, pageTokens: codec, run: db.run }),
+            request,
           );
-        }
-        const actual = await walk(
-          (r) => listFromSql<object>(r, { table, pageTokens: codec, run: db.run }),
-          request,
-        );
-        compared++;
-        expect(actual).toEqual(expected);
-      },
-    ),
-    { numRuns: Number(process.env.LISTKIT_SQL_RUNS ?? 150) },
-  );
-  expect(compared).toBeGreaterThan(50);
-}, 600_000);
+          compared++;
+          expect(actual).toEqual(expected);
+        },
+      ),
+      { numRuns: Number(process.env.LISTKIT_SQL_RUNS ?? 150) },
+    );
+    expect(compared).toBeGreaterThan(50);
+  }, 600_000);
+}
+
+describe('on PGlite', () => {
+  // Both document layouts (jsonb, and json read unconverted and cast by filters).
+  exotic(openPglite, [
+    sqlTable(schema, { table: `listkit_exotic_${process.pid}` }),
+    sqlTable(schema, { table: `listkit_exotic_json_${process.pid}`, documentType: 'json' }),
+  ]);
+});
+
+describe('on SQLite', () => {
+  exotic(openSqlite, [sqlTable(schema, { table: 'listkit_exotic', dialect: 'sqlite' })]);
+});

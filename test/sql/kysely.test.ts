@@ -50,6 +50,7 @@ beforeAll(async () => {
   const client = pglite.client;
   raw = {
     name: 'PGlite (kysely-pglite)',
+    dialect: 'postgres',
     exec: async (text) => void (await client.exec(text)),
     query: async (text, params = []) =>
       (await client.query<Record<string, unknown>>(text, [...params])).rows,

@@ -22,8 +22,8 @@ const SOURCE_ALIASES = {
 
 /**
  * Bundles the program `entry` (an absolute path) for Node into `outfile`, `@listkit/*` from the
- * sources. PGlite (which loads its WebAssembly from beside its own files) and pg (optional
- * native parts) stay external and resolve at run time through the node_modules above `outfile`.
+ * sources. PGlite (which loads its WebAssembly from beside its own files), pg (optional
+ * native parts) and better-sqlite3 (a native addon) stay external and resolve at run time through the node_modules above `outfile`.
  */
 export async function bundleFromSources(entry: string, outfile: string): Promise<void> {
   await build({
@@ -33,7 +33,7 @@ export async function bundleFromSources(entry: string, outfile: string): Promise
     format: 'esm',
     target: 'node20',
     outfile,
-    external: ['@electric-sql/pglite', 'pg'],
+    external: ['@electric-sql/pglite', 'pg', 'better-sqlite3'],
     // CommonJS dependencies (commander, protobufjs) require Node's built-ins.
     banner: {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",

@@ -1,12 +1,21 @@
-// Databases for the SQL planner's tests: PGlite in-process (always), and the PostgreSQL server
-// named by LISTKIT_PG_URL (.ci/with-postgres.sh starts a throwaway one).
+// Databases for the SQL planner's tests: PGlite and SQLite in-process (always), and the
+// PostgreSQL server named by LISTKIT_PG_URL (.ci/with-postgres.sh starts a throwaway one).
 import { PGlite } from '@electric-sql/pglite';
-import { type SqlRunner, simpleQueryText } from '@listkit/query/sql';
+import {
+  type SqlDialectName,
+  type SqlRunner,
+  simpleQueryText,
+  sqlDialect,
+  sqliteRunner,
+} from '@listkit/query/sql';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 
 /** One database as the tests use it. */
 export interface TestDatabase {
   readonly name: string;
+  /** The SQL dialect its tables are laid out in. */
+  readonly dialect: SqlDialectName;
   exec(sql: string): Promise<void>;
   query(text: string, params?: readonly (string | null)[]): Promise<Record<string, unknown>[]>;
   /** Statements in one transaction (what listFromSql needs). */
@@ -21,6 +30,7 @@ export async function openPglite(): Promise<TestDatabase> {
   await db.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm').catch(() => undefined);
   return {
     name: 'PGlite',
+    dialect: 'postgres',
     exec: async (sql) => {
       await db.exec(sql);
     },
@@ -75,6 +85,7 @@ export async function openPostgres(): Promise<TestDatabase> {
   };
   return {
     name: 'PostgreSQL',
+    dialect: 'postgres',
     exec: (sql) => serial(async () => void (await client.query(sql))),
     query: (text, params = []) => serial(async () => (await client.query(text, [...params])).rows),
     run: (statements) =>
@@ -99,5 +110,37 @@ export async function openPostgres(): Promise<TestDatabase> {
         return (Array.isArray(results) ? results.at(-1)! : results).rows;
       }),
     close: () => client.end(),
+  };
+}
+
+/**
+ * SQLite in memory through better-sqlite3. `query` takes `$n` placeholders, as the other
+ * databases' do (written as SQLite's `?` by the dialect); a page is one transaction, so
+ * `runOneQuery` is `run`.
+ */
+export async function openSqlite(): Promise<TestDatabase> {
+  const db = new Database(':memory:');
+  const dialect = sqlDialect('sqlite');
+  const run = sqliteRunner(db);
+  return {
+    name: 'SQLite',
+    dialect: 'sqlite',
+    exec: async (sql) => {
+      db.exec(sql);
+    },
+    query: async (text, params = []) => {
+      const s = dialect.finish({ text, params });
+      const statement = db.prepare(s.text);
+      if (!statement.reader) {
+        statement.run(...s.params);
+        return [];
+      }
+      return statement.all(...s.params) as Record<string, unknown>[];
+    },
+    run,
+    runOneQuery: run,
+    close: async () => {
+      db.close();
+    },
   };
 }

@@ -77,7 +77,12 @@ program
   .option('--explain', 'print what the filter means, clause by clause, and exit')
   .option(
     '--sql',
-    'print the PostgreSQL statement @listkit/query/sql plans for the filter, and exit',
+    'print the SQL statement @listkit/query/sql plans for the filter (PostgreSQL unless --dialect), and exit',
+  )
+  .addOption(
+    new Option('--dialect <sql>', 'the SQL dialect --sql plans for')
+      .choices(['postgres', 'sqlite'])
+      .default('postgres'),
   )
   .option('--print-schema', 'print the schema (given or inferred) as listkit schema JSON, and exit')
   .option(
@@ -117,6 +122,7 @@ ${EXIT_CODES}`,
       fields: opts.fields as string[] | undefined,
       explain: Boolean(opts.explain),
       sql: Boolean(opts.sql),
+      sqlDialect: opts.dialect as FilterOptions['sqlDialect'],
       printSchema: Boolean(opts.printSchema),
       keepGoing: Boolean(opts.keepGoing),
       sampleSize: opts.sampleSize as number,

@@ -12,7 +12,7 @@ import {
   type SchemaWarning,
   type SortKey,
 } from '@listkit/query';
-import { planListQuery, sqlTable } from '@listkit/query/sql';
+import { planListQuery, type SqlDialectName, sqlTable } from '@listkit/query/sql';
 import { CliError, EXIT } from './cli-error.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type Cursor, inputOrderPage, orderedPage, type PageSelection } from './page-selection.js';
@@ -40,6 +40,8 @@ export interface FilterOptions {
   fields?: string[];
   explain: boolean;
   sql: boolean;
+  /** The SQL dialect `--sql` plans for (default PostgreSQL). */
+  sqlDialect?: SqlDialectName;
   printSchema: boolean;
   keepGoing: boolean;
   /** Records read to infer a schema. */
@@ -253,7 +255,7 @@ function prepare(
     : undefined;
   if (options.explain) return `${formatExplanation(explainFilter(compiled.checked, filter))}\n`;
   if (options.sql) {
-    const table = sqlTable(schema, { table: 'resources' });
+    const table = sqlTable(schema, { table: 'resources', dialect: options.sqlDialect });
     const plan = planListQuery(table, {
       filter: compiled,
       order: order ?? parseOrderBy<object>('', schema),
@@ -265,6 +267,7 @@ function prepare(
       ...(plan.exact
         ? []
         : ['-- returned rows are checked again by the filter in the process (residual)']),
+      ...plan.inexact.map((c) => `-- ${c.path}: ${c.reason}`),
       '',
     ].join('\n');
   }

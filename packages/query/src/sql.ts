@@ -1,5 +1,17 @@
-// @listkit/query/sql: list calls planned for PostgreSQL. Pure: no I/O, no drivers.
+// @listkit/query/sql: list calls planned for PostgreSQL and SQLite. Pure: no I/O, no drivers
+// (a runner takes the driver's object).
 
+export type {
+  AddParameter,
+  JsonSql,
+  PatternPiece,
+  SqlDialect,
+  SqlDialectCapabilities,
+  SqlDialectName,
+  SqlParamType,
+} from './sql/dialect.js';
+export { type SqliteDatabase, sqliteRunner } from './sql/dialects/sqlite/runner.js';
+export { sqlDialect } from './sql/dialects.js';
 export { listFromSql, type SqlListOptions, type SqlRunner } from './sql/list-from-sql.js';
 export {
   DEFAULT_SCAN_BUDGET,

@@ -2,9 +2,11 @@ import type { CheckedNode, FieldRef, Operand, PathStep } from '../filter/checked
 import { compileGlob, hasWildcard } from '../filter/glob.js';
 import type { RegexEngine } from '../filter/regex/regex-engine.js';
 import type { FieldType } from '../schema/field-type.js';
+import { microsecondText, nanosText } from './column-values.js';
+import type { PatternPiece, SqlDialect } from './dialect.js';
 import { regexLiteralFragments, regexLiteralPrefix, translateRegex } from './regex-translation.js';
-import { escapeLike, isStorableText, type Parameters, quoteLiteral } from './sql-text.js';
-import { microsecondText, nanosText, type SqlColumn, type SqlTable } from './table.js';
+import { isStorableText, type Parameters } from './sql-text.js';
+import type { SqlColumn, SqlInexactColumn, SqlTable } from './table.js';
 
 /**
  * A filter as a SQL condition. `exact` means the condition selects exactly the resources the
@@ -30,6 +32,8 @@ export interface TranslationContext {
   positive?: boolean;
   /** The columns the translation read (the plan reports the inexact ones). */
   used?: Set<SqlColumn>;
+  /** What the dialect could not push down and left to the residual, and why (`plan.inexact`). */
+  leftToResidual?: SqlInexactColumn[];
 }
 
 const ALL: Translation = { sql: 'TRUE', exact: true };
@@ -115,7 +119,7 @@ function source(steps: readonly PathStep[], context: TranslationContext): Source
       return {
         kind: 'column',
         column,
-        guards: needsParent ? parentGuards(documentJsonb(table), fieldSteps) : [],
+        guards: needsParent ? parentGuards(table, fieldSteps) : [],
       };
     }
   }
@@ -127,7 +131,7 @@ function source(steps: readonly PathStep[], context: TranslationContext): Source
         column.name,
         steps.slice(i),
         context,
-        i > 1 ? parentGuards(documentJsonb(table), fieldSteps.slice(0, i)) : [],
+        i > 1 ? parentGuards(table, fieldSteps.slice(0, i)) : [],
       );
     }
   }
@@ -142,18 +146,20 @@ function source(steps: readonly PathStep[], context: TranslationContext): Source
  */
 function documentJsonb(table: SqlTable): string | undefined {
   if (table.document === undefined) return undefined;
-  return table.documentType === 'json' ? `(${table.document}::jsonb)` : table.document;
+  return table.dialect.documentJson(table.document, table.documentType ?? 'jsonb');
 }
 
 /** Guards that every message on the way to a nested field is present in the document. */
-function parentGuards(document: string | undefined, steps: readonly string[]): string[] {
+function parentGuards(table: SqlTable, steps: readonly string[]): string[] {
+  const document = documentJsonb(table);
   // Tables of your own map top-level fields only; nested columns exist in listkit's layout.
   if (document === undefined) throw new Error('a nested column needs the document');
+  const { json } = table.dialect;
   const guards: string[] = [];
   let expr = document;
   for (const step of steps.slice(0, -1)) {
-    expr = `${expr} -> ${quoteLiteral(step)}`;
-    guards.push(`jsonb_typeof(${expr}) = 'object'`);
+    expr = json.step(expr, step);
+    guards.push(json.typeIs(expr, 'object'));
   }
   return guards;
 }
@@ -164,17 +170,18 @@ function jsonWalk(
   context: TranslationContext,
   guards: string[],
 ): Source {
+  const { json } = context.table.dialect;
   let expr = base;
   let defaultable = steps.length === 0;
   const all = [...guards];
   for (const step of steps) {
     if (step.kind === 'each') throw new Error('each steps are walked by the caller');
-    if (expr !== documentJsonb(context.table)) all.push(`jsonb_typeof(${expr}) = 'object'`);
+    if (expr !== documentJsonb(context.table)) all.push(json.typeIs(expr, 'object'));
     if (step.kind === 'field') {
-      expr = `(${expr} -> ${quoteLiteral(step.name)})`;
+      expr = json.field(expr, step.name);
       defaultable = true;
     } else {
-      expr = `(${expr} -> ${context.params.add(step.name, 'text')})`;
+      expr = json.member(expr, context.params.add(step.name, 'jsonkey'));
       all.push(`${expr} IS NOT NULL`);
       defaultable = false;
     }
@@ -200,9 +207,11 @@ function onPath(
   }
   const list = source(steps.slice(0, each), context);
   if (list?.kind !== 'json') return RESIDUAL;
+  const { json } = context.table.dialect;
   const alias = `e${++context.aliases.count}`;
   const rest = steps.slice(each + 1);
-  const element = `${alias}.v`;
+  const array = `CASE WHEN ${json.typeIs(list.expr, 'array')} THEN ${list.expr} END`;
+  const { from, element } = json.elements(array, alias);
   const inner =
     rest.length === 0
       ? (() => {
@@ -211,15 +220,8 @@ function onPath(
         })()
       : onPathFrom(element, rest, context, test);
   if (!inner?.exact) return RESIDUAL;
-  const array = `CASE WHEN jsonb_typeof(${list.expr}) = 'array' THEN ${list.expr} END`;
   return {
-    sql: twoValued(
-      [
-        ...list.guards,
-        `EXISTS (SELECT 1 FROM jsonb_array_elements(${array}) AS ${alias}(v) WHERE ${inner.sql})`,
-      ],
-      context,
-    ),
+    sql: twoValued([...list.guards, `EXISTS (SELECT 1 FROM ${from} WHERE ${inner.sql})`], context),
     exact: true,
   };
 }
@@ -235,7 +237,7 @@ function onPathFrom(
   if (each >= 0) return undefined; // lists of lists: left to the residual
   const src = jsonWalk(base, steps, context, []);
   // The element itself must be an object for its fields to be read.
-  src.guards.unshift(`jsonb_typeof(${base}) = 'object'`);
+  src.guards.unshift(context.table.dialect.json.typeIs(base, 'object'));
   const sql = test(src);
   return sql === undefined
     ? undefined
@@ -254,18 +256,23 @@ function twoValued(conditions: string[], context: { positive?: boolean }): strin
 /** The WHERE of a subquery over list elements: never under a NOT from inside. */
 const INSIDE = { positive: true };
 
+/** The JSON of each scalar kind's proto3 default, which an absent field reads as. */
 const DEFAULT_JSON: Partial<Record<FieldType['kind'], string>> = {
-  string: `'""'::jsonb`,
-  int64: `'0'::jsonb`,
-  double: `'0'::jsonb`,
-  bool: `'false'::jsonb`,
+  string: '""',
+  int64: '0',
+  double: '0',
+  bool: 'false',
 };
 
 /**
  * The SQL value of a scalar: a column in its encoding, or a `jsonb` value converted (with the
  * type's default when the last field is absent). Undefined when there is no exact conversion.
  */
-function scalar(src: Source, type: FieldType): { expr: string; json: boolean } | undefined {
+function scalar(
+  src: Source,
+  type: FieldType,
+  dialect: SqlDialect,
+): { expr: string; json: boolean } | undefined {
   if (src.kind === 'column') {
     // In a table of your own, enums compare by label (text); `json` means just that here.
     return {
@@ -273,18 +280,20 @@ function scalar(src: Source, type: FieldType): { expr: string; json: boolean } |
       json: src.column.storage !== undefined && type.kind === 'enum',
     };
   }
+  const { json } = dialect;
   const fallback = DEFAULT_JSON[type.kind];
-  const x = src.defaultable && fallback ? `COALESCE(${src.expr}, ${fallback})` : src.expr;
+  const x =
+    src.defaultable && fallback ? `COALESCE(${src.expr}, ${json.literal(fallback)})` : src.expr;
   switch (type.kind) {
     case 'string':
     case 'enum':
-      return { expr: `(${x} #>> '{}') COLLATE "C"`, json: true };
+      return { expr: dialect.codePoint(json.text(x)), json: true };
     case 'int64':
-      return { expr: `(${x} #>> '{}')::numeric`, json: true };
+      return { expr: json.integer(x), json: true };
     case 'double':
-      return { expr: `(${x} #>> '{}')::float8`, json: true };
+      return { expr: json.double(x), json: true };
     case 'bool':
-      return { expr: `(${x} = 'true'::jsonb)`, json: true };
+      return { expr: json.isTrue(x), json: true };
     default:
       return undefined;
   }
@@ -300,14 +309,20 @@ const SQL_OPERATOR: Readonly<Record<string, string>> = {
   '>=': '>=',
 };
 
-/** An AIP-160 wildcard string as a LIKE pattern: `*` is `%`, everything else stands for itself. */
-function likePattern(glob: string, literalStars: readonly number[]): string {
-  let out = '';
+/** Literal-star positions after a `*` is put in front of the text. */
+const shifted = (stars: readonly number[]) => stars.map((i) => i + 1);
+
+/**
+ * An AIP-160 wildcard string as the dialect's pattern text (LIKE, GLOB): `*` is any run of
+ * characters, everything else stands for itself.
+ */
+function likePattern(glob: string, literalStars: readonly number[], dialect: SqlDialect): string {
+  const pieces: PatternPiece[] = [];
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
-    out += c === '*' && !literalStars.includes(i) ? '%' : escapeLike(c);
+    pieces.push(c === '*' && !literalStars.includes(i) ? 'any' : { text: c });
   }
-  return out;
+  return dialect.patternText(pieces);
 }
 
 function compare(
@@ -324,7 +339,8 @@ function compare(
     return onPath(steps, context, (src) => {
       const map = src.kind === 'json' ? src.expr : undefined;
       if (!map) return undefined;
-      return `jsonb_typeof(${map}) = 'object' AND ${map} ? ${params.add(operand.value, 'text')}`;
+      const { json } = context.table.dialect;
+      return `${json.typeIs(map, 'object')} AND ${json.hasKey(map, params.add(operand.value, 'jsonkey'))}`;
     });
   }
   if (operand.kind === 'element') {
@@ -332,27 +348,34 @@ function compare(
     const inner = operand.element;
     return onPath(steps, context, (src) => {
       if (src.kind !== 'json') return undefined;
-      if (inner.kind === 'string' && !hasWildcard(inner.value, inner.literalStars)) {
+      const { json, capabilities } = context.table.dialect;
+      if (
+        capabilities.jsonContainment &&
+        inner.kind === 'string' &&
+        !hasWildcard(inner.value, inner.literalStars)
+      ) {
         if (!isStorableText(inner.value)) return undefined;
         // Containment: a GIN index on the column answers it.
         return `${src.expr} @> ${params.add(JSON.stringify([inner.value]), 'jsonb')}`;
       }
       const alias = `e${++context.aliases.count}`;
+      const array = `CASE WHEN ${json.typeIs(src.expr, 'array')} THEN ${src.expr} END`;
+      const { from, element: value } = json.elements(array, alias);
       const test = leaf(
-        { kind: 'json', expr: `${alias}.v`, guards: [], defaultable: false },
+        { kind: 'json', expr: value, guards: [], defaultable: false },
         element,
         '=',
         inner,
         context,
       );
       if (test === undefined) return undefined;
-      const array = `CASE WHEN jsonb_typeof(${src.expr}) = 'array' THEN ${src.expr} END`;
-      return `EXISTS (SELECT 1 FROM jsonb_array_elements(${array}) AS ${alias}(v) WHERE ${test})`;
+      return `EXISTS (SELECT 1 FROM ${from} WHERE ${test})`;
     });
   }
   // A map value compared for equality: containment, which a GIN index on the map answers.
   const last = steps[steps.length - 1];
   if (
+    context.table.dialect.capabilities.jsonContainment &&
     last?.kind === 'key' &&
     operand.kind === 'string' &&
     comparator === '=' &&
@@ -377,9 +400,7 @@ function compare(
 }
 
 /** The JSON values the in-memory `isPresent` reads as unset (an absent value is NULL). */
-const ABSENT_JSON = ['""', '"0"', '0', 'false', '[]', '{}', 'null']
-  .map((v) => `'${v}'::jsonb`)
-  .join(', ');
+const ABSENT_JSON = ['""', '"0"', '0', 'false', '[]', '{}', 'null'];
 
 /** Proto3 presence of a `jsonb` value, as the in-memory `isPresent`. */
 function presence(src: Source, context: TranslationContext): string | undefined {
@@ -393,7 +414,8 @@ function presence(src: Source, context: TranslationContext): string | undefined 
   }
   // One `<> ALL` over the absent values evaluates x once per row (a CASE over jsonb_typeof read
   // it up to three times, each a walk of the document, and with a json document each a parse).
-  return `COALESCE(${x} NOT IN (${ABSENT_JSON}), false)`;
+  const absent = ABSENT_JSON.map(context.table.dialect.json.literal).join(', ');
+  return `COALESCE(${x} NOT IN (${absent}), false)`;
 }
 
 /** One comparison of a scalar value with a typed operand; undefined when it cannot push down. */
@@ -405,7 +427,8 @@ function leaf(
   context: TranslationContext,
 ): string | undefined {
   const { params } = context;
-  const value = scalar(src, type);
+  const { dialect } = context.table;
+  const value = scalar(src, type, dialect);
   if (!value) return undefined;
   const v = value.expr;
   const op = SQL_OPERATOR[comparator]!;
@@ -413,15 +436,15 @@ function leaf(
     case 'string': {
       if (type.kind !== 'string' || !isStorableText(operand.value)) return undefined;
       if (comparator === ':') {
-        const pattern = `%${likePattern(operand.value, operand.literalStars)}%`;
-        return `${v} LIKE ${params.add(pattern, 'text')} ESCAPE '\\'`;
+        const pattern = likePattern(`*${operand.value}*`, shifted(operand.literalStars), dialect);
+        return dialect.matches(v, params.add(pattern, 'text'), false);
       }
       if (
         (comparator === '=' || comparator === '!=') &&
         hasWildcard(operand.value, operand.literalStars)
       ) {
-        const pattern = likePattern(operand.value, operand.literalStars);
-        return `${v} ${comparator === '=' ? 'LIKE' : 'NOT LIKE'} ${params.add(pattern, 'text')} ESCAPE '\\'`;
+        const pattern = likePattern(operand.value, operand.literalStars, dialect);
+        return dialect.matches(v, params.add(pattern, 'text'), comparator !== '=');
       }
       return `${v} ${op} ${params.add(operand.value, 'text')}`;
     }
@@ -445,14 +468,14 @@ function leaf(
         // type, so the enum must declare every schema value (or the statement fails, 22P02).
         const want = params.add(operand.value, 'unknown');
         return comparator === '!='
-          ? `${src.column.name} IS DISTINCT FROM ${want}`
+          ? dialect.distinctFrom(src.column.name, want)
           : `${src.column.name} = ${want}`;
       }
       const want = value.json
         ? params.add(operand.value, 'text')
         : params.add(String(type.values.indexOf(operand.value)), 'integer');
       // Unset is NULL: it differs from every value.
-      return comparator === '!=' ? `${v} IS DISTINCT FROM ${want}` : `${v} = ${want}`;
+      return comparator === '!=' ? dialect.distinctFrom(v, want) : `${v} = ${want}`;
     }
     case 'timestamp':
     case 'duration': {
@@ -461,7 +484,7 @@ function leaf(
       if (storage === 'timestamptz' || storage === 'timestamp') {
         return microsecondComparison(v, storage, comparator, operand.value, params);
       }
-      const want = params.add(nanosText(operand.value.seconds, operand.value.nanos), 'numeric');
+      const want = params.add(nanosText(operand.value.seconds, operand.value.nanos), 'nanos');
       return comparator === '!=' ? `(${v} IS NULL OR ${v} <> ${want})` : `${v} ${op} ${want}`;
     }
     default:
@@ -516,20 +539,21 @@ function search(
   const parts: string[] = [];
   for (const field of fields) {
     const part = onPath(field.steps, context, (src) => {
-      const pattern = () => context.params.add(likePattern(glob, stars), 'text');
+      const { dialect } = context.table;
+      const pattern = () => context.params.add(likePattern(glob, stars, dialect), 'text');
       if (field.type.kind === 'string') {
-        const value = scalar(src, field.type);
+        const value = scalar(src, field.type, dialect);
         if (!value) return undefined;
-        if (!matchesEmpty) return `${value.expr} LIKE ${pattern()} ESCAPE '\\'`;
+        if (!matchesEmpty) return dialect.matches(value.expr, pattern(), false);
       }
       // The in-memory engine searches the raw value when it is a JSON string (so an int64 or a
       // timestamp held as text is searched too), and an unset field never matches.
       const raw = src.kind === 'column' ? documentValue(src.column, context) : src.expr;
       if (raw === undefined) return undefined;
-      const isText = `jsonb_typeof(${raw}) = 'string'`;
+      const isText = dialect.json.typeIs(raw, 'string');
       return matchesEmpty
         ? isText
-        : `${isText} AND (${raw} #>> '{}') LIKE ${pattern()} ESCAPE '\\'`;
+        : `${isText} AND ${dialect.matches(dialect.json.text(raw), pattern(), false)}`;
     });
     if (!part.exact) return RESIDUAL;
     parts.push(part.sql);
@@ -554,23 +578,38 @@ function regex(field: FieldRef, pattern: string, context: TranslationContext): T
       compiled.dispose();
     }
     return onPath(field.steps, context, (src) => {
-      const value = scalar(src, type);
+      const value = scalar(src, type, context.table.dialect);
       if (!value) return undefined;
       if (type.kind === 'bool') {
         if (matching.length === 2) return `${value.expr} IS NOT NULL`;
         if (matching.length === 0) return 'FALSE';
         return `${value.expr} = ${params.add(matching[0]!, 'boolean')}`;
       }
+      const add = params.add.bind(params);
       return value.json
-        ? `${value.expr} = ANY(${params.add(`{${matching.map((m) => JSON.stringify(m)).join(',')}}`, 'text[]')})`
-        : `${value.expr} = ANY(${params.add(`{${matching.map((m) => candidates.indexOf(m)).join(',')}}`, 'integer[]')})`;
+        ? context.table.dialect.inSet(value.expr, matching, 'text', add)
+        : context.table.dialect.inSet(
+            value.expr,
+            matching.map((m) => String(candidates.indexOf(m))),
+            'integer',
+            add,
+          );
     });
   }
   if (type.kind !== 'string' && type.kind !== 'int64') return RESIDUAL;
-  const translated = translateRegex(pattern);
+  const { dialect } = context.table;
+  // Only where the engine's regex means what RE2 means (docs/sql.md, "Dialects").
+  const translated = dialect.capabilities.regex === 'subset' ? translateRegex(pattern) : undefined;
+  if (dialect.capabilities.regex === 'none') {
+    context.leftToResidual?.push({
+      path: field.path,
+      column: context.table.column(field.path)?.name ?? '',
+      reason: `${dialect.name} has no regex operator that means what RE2 means: the pattern is decided in memory (narrowed by its literal prefix and runs)`,
+    });
+  }
   if (translated !== undefined) {
     return onPath(field.steps, context, (src) => {
-      const value = scalar(src, type);
+      const value = scalar(src, type, context.table.dialect);
       if (!value) return undefined;
       const text = type.kind === 'int64' ? `(${value.expr})::text COLLATE "C"` : value.expr;
       return `${text} ~ ${params.add(translated, 'text')}`;
@@ -581,17 +620,17 @@ function regex(field: FieldRef, pattern: string, context: TranslationContext): T
   if (type.kind !== 'string') return RESIDUAL;
   const prefix = regexLiteralPrefix(pattern);
   const patterns = [
-    ...(prefix === '' ? [] : [`${escapeLike(prefix)}%`]),
+    ...(prefix === '' ? [] : [dialect.patternText([{ text: prefix }, 'any'])]),
     ...regexLiteralFragments(pattern)
       .filter((run) => !prefix.includes(run))
-      .map((run) => `%${escapeLike(run)}%`),
+      .map((run) => dialect.patternText(['any', { text: run }, 'any'])),
   ];
   if (patterns.length === 0) return RESIDUAL;
   const narrowed = onPath(field.steps, context, (src) => {
-    const value = scalar(src, type);
+    const value = scalar(src, type, context.table.dialect);
     if (!value) return undefined;
     return patterns
-      .map((like) => `${value.expr} LIKE ${params.add(like, 'text')} ESCAPE '\\'`)
+      .map((like) => dialect.matches(value.expr, params.add(like, 'text'), false))
       .join(' AND ');
   });
   return { sql: narrowed.sql, exact: false };

@@ -1,8 +1,10 @@
 import { ListkitError } from '../errors.js';
 import type { OrderBy, SortKey } from '../order-by/order-by.js';
 import type { SortValue } from '../order-by/sort-key.js';
+import { microsecondText, nanosText } from './column-values.js';
+import type { SqlParamType } from './dialect.js';
 import type { Parameters } from './sql-text.js';
-import { microsecondText, nanosText, type SqlColumn, type SqlTable } from './table.js';
+import type { SqlColumn, SqlTable } from './table.js';
 
 /** The columns of an ordering, the unique key last. */
 export function orderColumns(
@@ -33,7 +35,7 @@ export function sortExpression(column: SqlColumn): string {
 export function orderByClause(table: SqlTable, order: OrderBy): string {
   return orderColumns(table, order)
     .map(({ column, descending }) => {
-      const nulls = column.sortNullable ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : '';
+      const nulls = nullsClause(table, column, descending);
       // A bare name in ORDER BY means an output column first: a table of your own selects its
       // columns as text under their own names, so the table column is named with its table.
       const expr =
@@ -43,6 +45,16 @@ export function orderByClause(table: SqlTable, order: OrderBy): string {
       return `${expr}${descending ? ' DESC' : ''}${nulls}`;
     })
     .join(', ');
+}
+
+/**
+ * Where unset values (NULL) go, as the in-memory engine sorts them: first in ascending order,
+ * last in descending. Engines that order NULL low do so without a clause; PostgreSQL needs one,
+ * except on columns that are never NULL, so that a plain btree serves either direction.
+ */
+export function nullsClause(table: SqlTable, column: SqlColumn, descending: boolean): string {
+  if (!column.sortNullable || table.dialect.capabilities.nullsSortLow) return '';
+  return descending ? ' NULLS LAST' : ' NULLS FIRST';
 }
 
 /**
@@ -116,10 +128,12 @@ const mismatch = () =>
     '',
   );
 
-function castOf(column: SqlColumn): string {
+function castOf(column: SqlColumn): SqlParamType {
   switch (column.storage) {
     case undefined:
-      return column.sqlType === 'double precision' ? 'float8' : column.sqlType;
+      if (column.sqlType === 'double precision') return 'float8';
+      if (column.sqlType === 'numeric') return 'nanos';
+      return column.sqlType as SqlParamType;
     case 'text':
     case 'varchar':
       return 'text';
@@ -130,7 +144,7 @@ function castOf(column: SqlColumn): string {
     case 'numeric':
       return column.type.kind === 'double' ? 'float8' : 'numeric';
     default:
-      return column.storage;
+      return column.storage as SqlParamType;
   }
 }
 

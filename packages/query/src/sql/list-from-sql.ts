@@ -6,7 +6,6 @@ import { parseOrderBy } from '../order-by/order-by.js';
 import { boundQuery } from '../page-token/bound-query.js';
 import type { PageTokenCodec } from '../page-token/page-token-codec.js';
 import {
-  listStatementSettings,
   planListQuery,
   readPlannedPage,
   type SqlListPlan,
@@ -119,7 +118,9 @@ export async function listFromSql<T extends object>(
     const timeout = options.statementTimeoutMs ?? 5000;
     let rows: readonly Record<string, unknown>[];
     try {
-      rows = await options.run([listStatementSettings(timeout), plan], plan as SqlListPlan);
+      // PostgreSQL's settings statement first; engines without one run the page alone.
+      const settings = table.dialect.settings(timeout);
+      rows = await options.run(settings ? [settings, plan] : [plan], plan as SqlListPlan);
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code === '57014') {
         throw ListkitError.of(

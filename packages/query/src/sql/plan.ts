@@ -2,24 +2,14 @@ import type { CompiledFilter } from '../filter/compile.js';
 import { re2jsEngine } from '../filter/regex/re2js-engine.js';
 import type { RegexEngine } from '../filter/regex/regex-engine.js';
 import type { OrderBy, SortKey } from '../order-by/order-by.js';
+import { postgresDialect } from './dialects/postgres/dialect.js';
 import { translateFilter } from './filter-translation.js';
 import { keysetCondition, orderByClause, orderColumns } from './keyset.js';
-import { inlineParameters, Parameters, quoteIdentifier } from './sql-text.js';
+import type { SqlStatement } from './sql-statement.js';
+import { inlineParameters, Parameters } from './sql-text.js';
 import type { SqlColumn, SqlInexactColumn, SqlTable } from './table.js';
 
-/**
- * One statement: text with `$n` placeholders, and their values as text (or NULL).
- *
- * @example
- * ```ts
- * const { text, params }: SqlStatement = planListQuery(table, query);
- * await client.query(text, [...params]);
- * ```
- */
-export interface SqlStatement {
-  readonly text: string;
-  readonly params: readonly (string | null)[];
-}
+export type { SqlStatement } from './sql-statement.js';
 
 /**
  * What a page is planned from: a compiled filter, a parsed orderBy and an opened cursor.
@@ -84,7 +74,8 @@ export interface SqlListPlan<T = unknown> extends SqlStatement {
   /**
    * The columns this statement reads whose PostgreSQL type differs from the engine's values (a
    * table of your own: microsecond timestamps, collations, enum orders), and how the plan keeps
-   * the pages exact. Empty for listkit's own layout.
+   * the pages exact; and what the dialect could not push down at all (SQLite: regex terms),
+   * which the residual decides. Empty for listkit's own layout in PostgreSQL.
    */
   readonly inexact: readonly SqlInexactColumn[];
   /**
@@ -132,9 +123,12 @@ export function planListQuery<T>(
   query: SqlListQuery<T>,
   options: SqlPlanOptions = {},
 ): SqlListPlan<T> {
-  const params = new Parameters();
+  const { dialect } = table;
+  const params = new Parameters(dialect);
   const used = new Set<SqlColumn>();
+  const leftToResidual: SqlInexactColumn[] = [];
   const filter = translateFilter(query.filter.checked, {
+    leftToResidual,
     table,
     params,
     regexEngine: options.regexEngine ?? re2jsEngine,
@@ -143,7 +137,7 @@ export function planListQuery<T>(
   });
   for (const { column } of orderColumns(table, query.order)) used.add(column);
   const conditions = Object.entries(options.scope ?? {}).map(
-    ([column, value]) => `${quoteIdentifier(column)} = ${params.add(value, 'text')}`,
+    ([column, value]) => `${dialect.quoteIdentifier(column)} = ${params.add(value, 'text')}`,
   );
   if (filter.sql !== 'TRUE') conditions.push(`(${filter.sql})`);
   if (query.cursor)
@@ -159,23 +153,28 @@ export function planListQuery<T>(
   const columns: (readonly [string, string])[] =
     table.document === undefined
       ? table.columns.map((c) => [c.select ?? c.name, c.name.slice(1, -1).replaceAll('""', '"')])
-      : [[`${table.document}::text`, 'resource']];
+      : [[dialect.documentText(table.document, table.documentType ?? 'jsonb'), 'resource']];
   const where = conditions.length > 0 ? conditions.join(' AND ') : undefined;
   const orderBy = orderByClause(table, query.order);
   const text = [
-    `SELECT ${columns.map(([e, alias]) => `${e} AS ${quoteIdentifier(alias)}`).join(', ')} FROM ${table.name}`,
+    `SELECT ${columns.map(([e, alias]) => `${e} AS ${dialect.quoteIdentifier(alias)}`).join(', ')} FROM ${table.name}`,
     ...(where === undefined ? [] : [`WHERE ${where}`]),
     `ORDER BY ${orderBy}`,
     `LIMIT ${params.add(String(limit), 'bigint')}`,
   ].join('\n');
+  // The engine's own placeholders (PostgreSQL: as written); `parts` keep the `$n` form.
+  const finished = dialect.finish({ text, params: params.values });
   return {
-    text,
-    params: params.values,
+    text: finished.text,
+    params: finished.params,
     limit,
     pageSize: query.pageSize,
     exact: filter.exact,
     parts: { columns, where, orderBy },
-    inexact: table.inexact.filter((c) => [...used].some((u) => u.name === c.column)),
+    inexact: [
+      ...table.inexact.filter((c) => [...used].some((u) => u.name === c.column)),
+      ...leftToResidual,
+    ],
     residual: filter.exact ? undefined : (resource: T) => query.filter.matches(resource),
     order: query.order,
   };
@@ -228,10 +227,7 @@ export function readPlannedPage<T>(
  * ```
  */
 export function listStatementSettings(timeoutMs: number): SqlStatement {
-  return {
-    text: `SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('statement_timeout', $1::text, true)`,
-    params: [String(Math.max(1, Math.floor(timeoutMs)))],
-  };
+  return postgresDialect.settings(timeoutMs)!;
 }
 
 /**

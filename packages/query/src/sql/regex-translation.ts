@@ -1,3 +1,4 @@
+import { type PatternNode, readPattern } from '../filter/regex/pattern-tree.js';
 import { isStorableText } from './sql-text.js';
 
 /**
@@ -80,10 +81,10 @@ interface Piece {
 /** The whole pattern parsed, or undefined when it is outside the subset or unbounded in cost. */
 function parseSubset(pattern: string): Piece | undefined {
   if (!isStorableText(pattern)) return undefined;
+  const tree = readPattern(pattern);
+  if (tree === undefined) return undefined;
   try {
-    const parser = new SubsetParser(pattern);
-    const body = parser.alternation();
-    return parser.done() ? body : undefined;
+    return subset(tree);
   } catch (error) {
     if (error === OUTSIDE) return undefined;
     throw error;
@@ -105,215 +106,130 @@ const fail = (): never => {
 const DIGIT = '0-9';
 const WORD = '0-9A-Za-z_';
 const SPACE = '\\t\\n\\f\\r ';
+/** The escaped controls whose meaning PostgreSQL shares (not `\a`, `\v`). */
 const CONTROL_ESCAPES: Readonly<Record<string, string>> = {
   t: '\\t',
   n: '\\n',
   r: '\\r',
   f: '\\f',
 };
-const CONTROL_CHARACTERS: Readonly<Record<string, string>> = { t: '\t', n: '\n', r: '\r', f: '\f' };
 const PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 
 /** A character as a PostgreSQL regex escape: alphanumerics as themselves, the rest as `\u`. */
-function literal(c: string): string {
+function literal(cp: number): string {
+  const c = String.fromCodePoint(cp);
   if (/^[0-9A-Za-z]$/.test(c)) return c;
-  const cp = c.codePointAt(0)!;
   return cp > 0xffff
     ? `\\U${cp.toString(16).padStart(8, '0')}`
     : `\\u${cp.toString(16).padStart(4, '0')}`;
 }
 
-class SubsetParser {
-  private at = 0;
-  private depth = 0;
-  constructor(private readonly text: string) {}
+const one = (sql: string): Piece => ({ sql, size: 1, nullable: false, counted: false });
 
-  done(): boolean {
-    return this.at === this.text.length;
-  }
-
-  private peek(): string | undefined {
-    const cp = this.text.codePointAt(this.at);
-    return cp === undefined ? undefined : String.fromCodePoint(cp);
-  }
-
-  private next(): string {
-    const c = this.peek() ?? fail();
-    this.at += c.length;
-    return c;
-  }
-
-  alternation(): Piece {
-    const branches = [this.concatenation()];
-    while (this.peek() === '|') {
-      this.next();
-      branches.push(this.concatenation());
-    }
-    return {
-      sql: branches.map((b) => b.sql).join('|'),
-      size: capped(branches.reduce((sum, b) => sum + b.size, 0)),
-      nullable: branches.some((b) => b.nullable),
-      counted: branches.some((b) => b.counted),
-    };
-  }
-
-  private concatenation(): Piece {
-    const parts: Piece[] = [];
-    for (let c = this.peek(); c !== undefined && c !== '|' && c !== ')'; c = this.peek()) {
-      parts.push(this.repetition());
-    }
-    // Empty branches and groups are legal in both dialects but rare; keep them out of the subset.
-    if (parts.length === 0) fail();
-    return {
-      sql: parts.map((p) => p.sql).join(''),
-      size: capped(parts.reduce((sum, p) => sum + p.size, 0)),
-      nullable: parts.every((p) => p.nullable),
-      counted: parts.some((p) => p.counted),
-    };
-  }
-
-  private repetition(): Piece {
-    const start = this.peek();
-    let piece = this.atom();
-    const anchor = start === '^' || start === '$';
-    for (let c = this.peek(); c === '*' || c === '+' || c === '?' || c === '{'; c = this.peek()) {
-      if (anchor) fail();
-      // Unbounded cost in PostgreSQL: repeating what can match the empty string (`(a?){200}`,
-      // `(a*)*`), or a counted repetition inside another repetition (`(a{9}){9}`, `a{2}*`).
-      if (piece.nullable || piece.counted) fail();
-      const q = this.quantifier();
-      piece = {
-        sql: `(?:${piece.sql})${q.text}`,
-        size: capped(piece.size * q.factor + q.extra),
-        nullable: q.min === 0,
-        counted: q.counted,
+/** A node of the pattern tree as PostgreSQL text, or OUTSIDE. */
+function subset(node: PatternNode): Piece {
+  switch (node.kind) {
+    case 'alt': {
+      const branches = node.branches.map(subset);
+      return {
+        sql: branches.map((b) => b.sql).join('|'),
+        size: capped(branches.reduce((sum, b) => sum + b.size, 0)),
+        nullable: branches.some((b) => b.nullable),
+        counted: branches.some((b) => b.counted),
       };
-      // Lazy and possessive forms: keep the subset to greedy quantifiers.
-      if (this.peek() === '?' || this.peek() === '+') fail();
     }
-    return piece;
+    case 'concat': {
+      // Empty branches and groups are legal in both dialects but rare; keep them out of the subset.
+      if (node.items.length === 0) fail();
+      const parts = node.items.map(subset);
+      return {
+        sql: parts.map((p) => p.sql).join(''),
+        size: capped(parts.reduce((sum, p) => sum + p.size, 0)),
+        nullable: parts.every((p) => p.nullable),
+        counted: parts.some((p) => p.counted),
+      };
+    }
+    case 'group': {
+      const inner = subset(node.body);
+      return { ...inner, sql: `(?:${inner.sql})` };
+    }
+    case 'repeat':
+      return repeat(node);
+    case 'dot':
+      // RE2's `.` does not match a newline; PostgreSQL's does.
+      return one('[^\\n]');
+    case 'anchor':
+      // Zero-width: they match the empty string.
+      return { sql: node.text, size: 1, nullable: true, counted: false };
+    case 'bracket':
+      return one(bracket(node));
+    case 'perl':
+      return one(perl(node.letter, false));
+    case 'char':
+      return one(character(node.codePoint, node.escape));
+    case 'assertion':
+      return fail(); // \b \B \A \z: not portable
   }
+}
 
-  /**
-   * A quantifier: its text, the least count, and how it grows the expanded size (the inner size
-   * times `factor`, plus `extra`).
-   */
-  private quantifier(): {
-    text: string;
-    min: number;
-    factor: number;
-    extra: number;
-    counted: boolean;
-  } {
-    const c = this.next();
-    if (c !== '{') return { text: c, min: c === '+' ? 1 : 0, factor: 1, extra: 1, counted: false };
-    const m = /^\{(\d{1,3})(,(\d{1,3})?)?\}/.exec(this.text.slice(this.at - 1));
-    if (!m) fail();
-    this.at += m![0].length - 1;
-    const min = Number(m![1]);
-    const max = m![3] === undefined ? undefined : Number(m![3]);
-    // PostgreSQL's limit on repeat counts is 255 (RE2's is 1000).
-    if (min > 255 || (max !== undefined && (max > 255 || max < min))) fail();
-    const unbounded = m![2] !== undefined && max === undefined;
-    return {
-      text: m![2] === undefined ? `{${min}}` : max === undefined ? `{${min},}` : `{${min},${max}}`,
-      min,
-      // At least 1, so that sizes never shrink (`x{0}` is still compiled).
-      factor: Math.max(1, min, max ?? 0),
-      extra: unbounded ? 1 : 0,
-      counted: true,
-    };
+/** A quantified piece: greedy only, over what cannot match empty and holds no count. */
+function repeat(node: Extract<PatternNode, { kind: 'repeat' }>): Piece {
+  // Lazy forms: keep the subset to greedy quantifiers.
+  if (node.lazy) fail();
+  const piece = subset(node.sub);
+  // Unbounded cost in PostgreSQL: repeating what can match the empty string (`(a?){200}`,
+  // `(a*)*`), or a counted repetition inside another repetition (`(a{9}){9}`, `a{2}*`).
+  if (piece.nullable || piece.counted) fail();
+  const { min, max, counted } = node;
+  let text = node.written;
+  let factor = 1;
+  let extra = 1;
+  if (counted) {
+    // PostgreSQL's limit on repeat counts is 255 (RE2's is 1000): three digits at most.
+    const m = /^\{(\d{1,3})(,(\d{1,3})?)?\}$/.exec(node.written) ?? fail();
+    if (min > 255 || max > 255) fail();
+    text = m[2] === undefined ? `{${min}}` : max < 0 ? `{${min},}` : `{${min},${max}}`;
+    // At least 1, so that sizes never shrink (`x{0}` is still compiled).
+    factor = Math.max(1, min, max);
+    extra = max < 0 ? 1 : 0;
   }
+  return {
+    sql: `(?:${piece.sql})${text}`,
+    size: capped(piece.size * factor + extra),
+    nullable: min === 0,
+    counted,
+  };
+}
 
-  private atom(): Piece {
-    const c = this.next();
-    const one = (sql: string): Piece => ({ sql, size: 1, nullable: false, counted: false });
-    switch (c) {
-      case '(': {
-        if (this.text.startsWith('?:', this.at)) this.at += 2;
-        else if (this.peek() === '?') fail(); // flags and named groups
-        if (++this.depth > 100) fail();
-        const inner = this.alternation();
-        this.depth--;
-        if (this.next() !== ')') fail();
-        return { ...inner, sql: `(?:${inner.sql})` };
-      }
-      case '.':
-        // RE2's `.` does not match a newline; PostgreSQL's does.
-        return one('[^\\n]');
-      case '^':
-      case '$':
-        // Zero-width: they match the empty string.
-        return { sql: c, size: 1, nullable: true, counted: false };
-      case '[':
-        return one(this.bracket());
-      case '\\':
-        return one(this.escape(false));
-      case ')':
-      case '*':
-      case '+':
-      case '?':
-      case '{':
-      case '}':
-      case ']':
-      case '|':
-        return fail();
-      default:
-        return one(literal(c));
+/** A character outside brackets: literals re-emitted as escapes, `\t`-style controls as such. */
+function character(codePoint: number, escaped: string | undefined): string {
+  if (escaped === undefined || PUNCTUATION.test(escaped)) return literal(codePoint);
+  return CONTROL_ESCAPES[escaped] ?? fail();
+}
+
+/** `\d \w \s` spelled out; inside brackets, their members without brackets (not negated ones). */
+function perl(letter: string, inBracket: boolean): string {
+  const lower = letter.toLowerCase();
+  const members = lower === 'd' ? DIGIT : lower === 'w' ? WORD : SPACE;
+  const negated = letter !== lower;
+  if (inBracket) return negated ? fail() : members;
+  return negated ? `[^${members}]` : `[${members}]`;
+}
+
+function bracket(node: Extract<PatternNode, { kind: 'bracket' }>): string {
+  // A `]` right after `[` is a literal in RE2; leave that spelling out of the subset.
+  if (node.leadingBracket) fail();
+  let out = '';
+  for (const item of node.items) {
+    if (item.kind === 'perl') out += perl(item.letter, true);
+    else if (item.kind === 'char') out += character(item.codePoint, item.escape);
+    else {
+      // A range may start from an escaped punctuation or control character, never end on one.
+      if (item.fromEscape !== undefined) character(item.from, item.fromEscape);
+      out += `${literal(item.from)}-${literal(item.to)}`;
     }
   }
-
-  /** An escape after `\`; inside brackets, classes contribute their members without brackets. */
-  private escape(inBracket: boolean): string {
-    const c = this.next();
-    if (PUNCTUATION.test(c)) return literal(c);
-    if (CONTROL_ESCAPES[c]) return CONTROL_ESCAPES[c]!;
-    const members =
-      c === 'd' || c === 'D'
-        ? DIGIT
-        : c === 'w' || c === 'W'
-          ? WORD
-          : c === 's' || c === 'S'
-            ? SPACE
-            : undefined;
-    if (members === undefined) return fail(); // \b \pL \x \Q \z …: not portable
-    const negated = c === 'D' || c === 'W' || c === 'S';
-    if (inBracket) return negated ? fail() : members;
-    return negated ? `[^${members}]` : `[${members}]`;
-  }
-
-  private bracket(): string {
-    let out = '';
-    const negated = this.peek() === '^';
-    if (negated) this.next();
-    // A `]` right after `[` is a literal in RE2; leave that spelling out of the subset.
-    if (this.peek() === ']') fail();
-    for (;;) {
-      const c = this.next();
-      if (c === ']') break;
-      if (c === '[') fail(); // [[:alpha:]], [[.a.]], [[=a=]]
-      let single: string | undefined = c; // the character a range may start from
-      let emitted: string;
-      if (c === '\\') {
-        const e = this.peek() ?? fail();
-        single = PUNCTUATION.test(e) ? e : CONTROL_CHARACTERS[e];
-        emitted = this.escape(true);
-      } else {
-        emitted = literal(c);
-      }
-      if (this.peek() === '-' && this.text[this.at + 1] !== ']') {
-        this.next();
-        const d = this.next();
-        if (single === undefined || d === '\\' || d === '[' || d === ']') fail();
-        if (d.codePointAt(0)! < single!.codePointAt(0)!) fail();
-        out += `${literal(single!)}-${literal(d)}`;
-      } else {
-        out += emitted;
-      }
-    }
-    if (out === '') fail();
-    return negated ? `[^${out}]` : `[${out}]`;
-  }
+  return node.negated ? `[^${out}]` : `[${out}]`;
 }
 
 /**

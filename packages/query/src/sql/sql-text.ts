@@ -1,3 +1,5 @@
+import type { SqlDialect, SqlParamType } from './dialect.js';
+
 /**
  * Quotes an identifier that comes from a schema or a table declaration (never from a request):
  * `"name"`, with inner quotes doubled. A dotted name (`app.rules`) quotes each part.
@@ -17,14 +19,19 @@ export function quoteLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-/** The parameters of one statement, numbered `$1`, `$2`, … in the order they are added. */
+/**
+ * The parameters of one statement, numbered `$1`, `$2`, … in the order they are added; each
+ * placeholder is written by the dialect (PostgreSQL: `$3::bigint`), which
+ * {@link SqlDialect.finish} turns into the engine's own form.
+ */
 export class Parameters {
   readonly values: (string | null)[] = [];
+  constructor(private readonly dialect: Pick<SqlDialect, 'placeholder' | 'paramValue'>) {}
 
-  /** Adds a value and returns its placeholder with an explicit cast, such as `$3::bigint`. */
-  add(value: string | null, cast: string): string {
-    this.values.push(value);
-    return `$${this.values.length}::${cast}`;
+  /** Adds a value and returns its placeholder, which makes it compare as `type`. */
+  add(value: string | null, type: SqlParamType): string {
+    this.values.push(this.dialect.paramValue(value, type));
+    return this.dialect.placeholder(this.values.length, type);
   }
 }
 
@@ -61,6 +68,22 @@ export function escapeStringConstant(value: string | null): string {
  * quoted identifiers and string constants, which the planner's own text may hold (JSON paths).
  */
 export function inlineParameters(text: string, params: readonly (string | null)[]): string {
+  return replacePlaceholders(text, (index, written) => {
+    if (index < 0 || index >= params.length) {
+      throw new RangeError(`placeholder ${written} has no parameter`);
+    }
+    return escapeStringConstant(params[index]!);
+  });
+}
+
+/**
+ * The text with each `$n` placeholder outside quoted identifiers and string constants replaced
+ * by `replace(n - 1, '$n')`, in order: how `$n` becomes a literal, `?` or `@pn`.
+ */
+export function replacePlaceholders(
+  text: string,
+  replace: (index: number, written: string) => string,
+): string {
   let out = '';
   let at = 0;
   const n = text.length;
@@ -80,11 +103,7 @@ export function inlineParameters(text: string, params: readonly (string | null)[
     if (c === '$' && /[0-9]/.test(text[i + 1] ?? '')) {
       let j = i + 1;
       while (j < n && /[0-9]/.test(text[j]!)) j++;
-      const index = Number(text.slice(i + 1, j)) - 1;
-      if (index < 0 || index >= params.length) {
-        throw new RangeError(`placeholder ${text.slice(i, j)} has no parameter`);
-      }
-      out += text.slice(at, i) + escapeStringConstant(params[index]!);
+      out += text.slice(at, i) + replace(Number(text.slice(i + 1, j)) - 1, text.slice(i, j));
       at = i = j;
       continue;
     }

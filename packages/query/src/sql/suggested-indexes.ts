@@ -1,5 +1,5 @@
 import { parseOrderBy } from '../order-by/order-by.js';
-import { orderColumns, sortExpression } from './keyset.js';
+import { nullsClause, orderColumns, sortExpression } from './keyset.js';
 import type { SqlTable } from './table.js';
 
 /**
@@ -50,7 +50,7 @@ export function suggestIndexes(table: SqlTable, options: SuggestIndexesOptions =
     // A PostgreSQL enum's cast to text is not immutable: no index on the CASE that orders it.
     if (columns.some(({ column }) => column.storage === 'enum')) continue;
     const terms = columns.map(({ column, descending }) => {
-      const nulls = column.sortNullable ? (descending ? ' NULLS LAST' : ' NULLS FIRST') : '';
+      const nulls = nullsClause(table, column, descending);
       // A table of your own orders by expressions (COALESCE, casts, CASE): an expression index.
       const expr =
         column.storage !== undefined && column.sortValue !== column.name
@@ -67,7 +67,8 @@ export function suggestIndexes(table: SqlTable, options: SuggestIndexesOptions =
     );
     out.push(`CREATE INDEX IF NOT EXISTS ${name} ON ${table.name} (${signature})`);
   }
-  for (const column of table.columns) {
+  // GIN answers `?` and `@>`; engines without containment walk the JSON (no index helps).
+  for (const column of table.dialect.capabilities.jsonContainment ? table.columns : []) {
     if (column.sqlType === 'jsonb') {
       out.push(
         `CREATE INDEX IF NOT EXISTS ${indexName(table, `gin_${column.name}`)} ON ${table.name} USING gin (${column.name})`,
@@ -75,6 +76,9 @@ export function suggestIndexes(table: SqlTable, options: SuggestIndexesOptions =
     }
   }
   const trigram = options.trigram;
+  if (trigram && table.dialect.name !== 'postgres') {
+    throw new TypeError(`trigram indexes are PostgreSQL's (pg_trgm), not ${table.dialect.name}'s`);
+  }
   if (trigram) {
     const paths =
       trigram === true

@@ -1,16 +1,3 @@
-import type { SqlColumn } from '@listkit/query/sql';
-
-/**
- * `name type [COLLATE "C"] [NOT NULL]`, as sqlTable lays the column out.
- *
- * @example
- * ```ts
- * columnDefinition(rulesTable.column('name')!); // '"name" text COLLATE "C" NOT NULL'
- * ```
- */
-export const columnDefinition = (c: SqlColumn) =>
-  `${c.name} ${c.sqlType}${c.sqlType === 'text' ? ' COLLATE "C"' : ''}${c.nullable ? '' : ' NOT NULL'}`;
-
 /**
  * `$from, $from+1, …` for `count` values.
  *

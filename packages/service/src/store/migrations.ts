@@ -1,6 +1,5 @@
 import { type Migration, runMigrations } from '../db/migration-runner.js';
 import type { SqlDatabase } from '../db/sql-database.js';
-import { columnDefinition } from '../db/sql-text.js';
 import { addressColumns } from '../forwarding-rules/addresses/address-columns.js';
 import { aggregatedRulesTable, rulesTable } from '../forwarding-rules/sql-rule-tables.js';
 import { operationsTable } from '../operations/sql-operation-table.js';
@@ -53,7 +52,7 @@ const MIGRATIONS: readonly Migration[] = [
   parent text COLLATE "C" NOT NULL,
   project text COLLATE "C" NOT NULL,
   ${rulesTable.document} jsonb NOT NULL,
-  ${rulesTable.columns.map(columnDefinition).join(',\n  ')},
+  ${rulesTable.columns.map(rulesTable.columnDefinition).join(',\n  ')},
   PRIMARY KEY (parent, ${rulesTable.column('name')!.name})
 )`,
       `CREATE INDEX forwarding_rules_by_creation ON forwarding_rules (parent, ${rulesTable.column('creationTimestamp')!.name} DESC, "name" COLLATE "C")`,
@@ -62,7 +61,7 @@ const MIGRATIONS: readonly Migration[] = [
       `CREATE TABLE operations (
   parent text COLLATE "C" NOT NULL,
   ${operationsTable.document} jsonb NOT NULL,
-  ${operationsTable.columns.map(columnDefinition).join(',\n  ')},
+  ${operationsTable.columns.map(operationsTable.columnDefinition).join(',\n  ')},
   meta jsonb NOT NULL,
   request_id text COLLATE "C",
   done_at bigint,

@@ -1,3 +1,5 @@
+import { type PatternNode, readPattern } from './pattern-tree.js';
+
 /**
  * A lower bound on the program size re2js reports for a pattern (see
  * {@link CompiledRegex.programSize}: instructions plus character-class ranges), read from the
@@ -26,10 +28,10 @@
  * ```
  */
 export function re2ProgramSizeLowerBound(pattern: string): number | undefined {
+  const tree = readPattern(pattern);
+  if (tree === undefined) return undefined;
   try {
-    const reader = new PatternReader(pattern);
-    const root = reader.alternation();
-    return reader.done() ? lowerBound(root) : undefined;
+    return lowerBound(boundNode(tree));
   } catch (error) {
     if (error === UNREAD) return undefined;
     throw error;
@@ -117,159 +119,44 @@ const unread = (): never => {
 
 /** RE2 refuses repeat counts over 1000, also as the product of nested counts. */
 const MAX_REPEAT = 1000;
-/** Deeper nesting is not read (RE2 itself allows 1000 levels). */
-const MAX_DEPTH = 100;
-const PUNCTUATION = /^[!-/:-@[-`{-~]$/;
-const CONTROL: Readonly<Record<string, number>> = { a: 7, f: 12, n: 10, r: 13, t: 9, v: 11 };
-const PERL_CLASSES = new Set(['d', 'D', 'w', 'W', 's', 'S']);
-const EMPTY_WIDTH = new Set(['b', 'B', 'A', 'z']);
-const REPEAT = /^\{(\d{1,4})(,(\d{1,4})?)?\}/;
 
-class PatternReader {
-  private at = 0;
-  private depth = 0;
-  constructor(private readonly text: string) {}
-
-  done(): boolean {
-    return this.at === this.text.length;
-  }
-
-  private peek(): string | undefined {
-    const cp = this.text.codePointAt(this.at);
-    if (cp === undefined) return undefined;
-    // A lone surrogate: re2js reads it its own way.
-    if (cp >= 0xd800 && cp <= 0xdfff) unread();
-    return String.fromCodePoint(cp);
-  }
-
-  private next(): string {
-    const c = this.peek() ?? unread();
-    this.at += c.length;
-    return c;
-  }
-
-  alternation(): Node {
-    const branches = [this.concatenation()];
-    while (this.peek() === '|') {
-      this.next();
-      branches.push(this.concatenation());
-    }
-    return branches.length === 1 ? branches[0]! : { kind: 'alt', branches };
-  }
-
-  private concatenation(): Node {
-    const items: Node[] = [];
-    for (let c = this.peek(); c !== undefined && c !== '|' && c !== ')'; c = this.peek()) {
-      items.push(this.repetition());
-    }
-    return { kind: 'concat', items };
-  }
-
-  private repetition(): Node {
-    let node = this.atom();
-    const c = this.peek();
-    if (c !== '*' && c !== '+' && c !== '?' && c !== '{') return node;
-    if (node.kind === 'empty') unread(); // `^*`: legal, but not worth reading
-    let min: number;
-    let max: number;
-    const counted = c === '{';
-    if (counted) {
-      const m = REPEAT.exec(this.text.slice(this.at)) ?? unread(); // `{` as a literal
-      this.at += m[0].length;
-      min = Number(m[1]);
-      max = m[2] === undefined ? min : m[3] === undefined ? -1 : Number(m[3]);
-      if (min > MAX_REPEAT || max > MAX_REPEAT || (max >= 0 && min > max)) unread();
-    } else {
-      this.next();
-      min = c === '+' ? 1 : 0;
-      max = c === '?' ? 1 : -1;
-    }
-    if (this.peek() === '?') this.next(); // lazy: the same program, other priorities
-    // RE2 rejects a repetition of a repetition without a group (`a**`, `a{2}{3}`).
-    const after = this.peek();
-    if (after === '*' || after === '+' || after === '?' || after === '{') unread();
-    if (max === 0) return { kind: 'empty' }; // x{0}: not even compiled
-    if (min === 1 && max === 1) return node; // x{1} is x
-    node = { kind: 'repeat', min, max, counted, sub: node };
-    if (counted && (min >= 2 || max >= 2) && !repeatIsValid(node, MAX_REPEAT)) unread();
-    return node;
-  }
-
-  private atom(): Node {
-    const c = this.next();
-    switch (c) {
-      case '(': {
-        if (this.peek() === '?') {
-          if (!this.text.startsWith('?:', this.at)) unread(); // flags, names
-          this.at += 2;
-        }
-        if (++this.depth > MAX_DEPTH) unread();
-        const body = this.alternation();
-        this.depth--;
-        if (this.next() !== ')') unread();
-        return { kind: 'group', body };
+/** The pattern tree as the bound reads it: what compiles to nothing is `empty`, `x{1}` is x. */
+function boundNode(node: PatternNode): Node {
+  switch (node.kind) {
+    case 'char':
+      return { kind: 'char', codePoint: node.codePoint };
+    case 'dot':
+    case 'perl':
+      return { kind: 'class', bound: 1 };
+    case 'bracket':
+      if (node.strayDash) unread();
+      // A negated class may be empty (no instruction).
+      return { kind: 'class', bound: node.negated ? 0 : 1 };
+    case 'anchor':
+    case 'assertion':
+      return { kind: 'empty' };
+    case 'group':
+      return { kind: 'group', body: boundNode(node.body) };
+    case 'concat':
+      return { kind: 'concat', items: node.items.map(boundNode) };
+    case 'alt':
+      return { kind: 'alt', branches: node.branches.map(boundNode) };
+    case 'repeat': {
+      const sub = boundNode(node.sub);
+      if (node.max === 0) return { kind: 'empty' }; // x{0}: not even compiled
+      if (node.min === 1 && node.max === 1) return sub; // x{1} is x
+      const repeat: Node = {
+        kind: 'repeat',
+        min: node.min,
+        max: node.max,
+        counted: node.counted,
+        sub,
+      };
+      if (node.counted && (node.min >= 2 || node.max >= 2) && !repeatIsValid(repeat, MAX_REPEAT)) {
+        unread();
       }
-      case '.':
-        return { kind: 'class', bound: 1 };
-      case '^':
-      case '$':
-        return { kind: 'empty' };
-      case '[':
-        return this.bracket();
-      case '\\':
-        return this.escape();
-      case ')':
-      case '*':
-      case '+':
-      case '?':
-      case '{':
-      case '}':
-      case ']':
-      case '|':
-        return unread();
-      default:
-        return { kind: 'char', codePoint: c.codePointAt(0)! };
+      return repeat;
     }
-  }
-
-  private escape(): Node {
-    const c = this.next();
-    if (PUNCTUATION.test(c)) return { kind: 'char', codePoint: c.codePointAt(0)! };
-    if (CONTROL[c] !== undefined) return { kind: 'char', codePoint: CONTROL[c] };
-    if (PERL_CLASSES.has(c)) return { kind: 'class', bound: 1 };
-    if (EMPTY_WIDTH.has(c)) return { kind: 'empty' };
-    return unread(); // \pL, \x41, \Q…\E, \C, octal, …
-  }
-
-  /** A bracket class of literals, escaped punctuation, `\d`-style classes and ranges. */
-  private bracket(): Node {
-    const negated = this.peek() === '^';
-    if (negated) this.next();
-    let first = true;
-    for (;;) {
-      const c = this.next();
-      if (c === ']' && !first) break;
-      if (c === '[') unread(); // [:alpha:] and friends
-      let single: number | undefined;
-      if (c === '-' && !first && this.peek() !== ']') {
-        unread(); // a `-` that starts no range: RE2 reads it by position
-      } else if (c === '\\') {
-        const e = this.next();
-        if (PUNCTUATION.test(e)) single = e.codePointAt(0);
-        else if (CONTROL[e] !== undefined) single = CONTROL[e];
-        else if (!PERL_CLASSES.has(e)) unread();
-      } else {
-        single = c.codePointAt(0);
-      }
-      first = false;
-      if (this.peek() === '-' && this.text[this.at + 1] !== ']') {
-        this.next();
-        const d = this.next();
-        if (single === undefined || d === '\\' || d === '[' || d === ']') unread();
-        if (d.codePointAt(0)! < single!) unread();
-      }
-    }
-    return { kind: 'class', bound: negated ? 0 : 1 };
   }
 }
 

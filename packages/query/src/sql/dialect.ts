@@ -1,0 +1,170 @@
+import type { SqlStatement } from './sql-statement.js';
+
+// The seam between the planner and a database's SQL, after Kysely's dialect split: this file is
+// the interface, and each database has a folder under dialects/ with the same file names
+// (capabilities.ts: what the engine can decide, as flags; dialect.ts: how it is written).
+
+/**
+ * The SQL dialects `sqlTable` lays tables out for: `'postgres'` (PostgreSQL and PGlite, the
+ * default) and `'sqlite'` (SQLite 3.38+, which has `->`, `->>` and `json_each`).
+ *
+ * @example
+ * ```ts
+ * const dialect: SqlDialectName = 'sqlite';
+ * sqlTable(schema, { table: 'rules', dialect });
+ * ```
+ */
+export type SqlDialectName = 'postgres' | 'sqlite';
+
+/**
+ * The type a parameter is compared as, in PostgreSQL's words (`nanos`: a timestamp or duration
+ * as nanoseconds; `jsonkey`: a map key looked up in a JSON object). Each dialect writes its own
+ * placeholder and, where its storage differs, its own value for each.
+ *
+ * @example
+ * ```ts
+ * const type: SqlParamType = 'nanos';
+ * sqlDialect('sqlite').paramValue('0', type); // '1000000000000000000000'
+ * ```
+ */
+export type SqlParamType =
+  | 'text'
+  | 'bigint'
+  | 'integer'
+  | 'numeric'
+  | 'float8'
+  | 'boolean'
+  | 'nanos'
+  | 'jsonb'
+  | 'jsonkey'
+  | 'unknown'
+  | 'timestamptz'
+  | 'timestamp'
+  | 'text[]'
+  | 'integer[]';
+
+/**
+ * What an engine can decide exactly, apart from how it is written: the planner reads these to
+ * choose between pushing a filter down and leaving it to the residual.
+ *
+ * @example
+ * ```ts
+ * if (table.dialect.capabilities.regex === 'none') console.log('regex filters run in memory');
+ * ```
+ */
+export interface SqlDialectCapabilities {
+  /** NULL orders below every value (SQLite), as in memory: orderings need no NULLS clause. */
+  readonly nullsSortLow: boolean;
+  /**
+   * Regex pushdown: `'subset'` when the engine's regex means what RE2 means on the portable
+   * subset (PostgreSQL), `'none'` when it has no regex operator (SQLite).
+   */
+  readonly regex: 'none' | 'subset';
+  /** JSON containment (`@>`) and key tests (`?`) that an index answers (PostgreSQL's GIN). */
+  readonly jsonContainment: boolean;
+  /** A statement time limit the list statement's transaction can set. */
+  readonly statementTimeout: boolean;
+  /** Tables of your own (`document: false`) are supported. */
+  readonly ownTables: boolean;
+  /** The document column types `sqlTable` accepts; the first is the default. */
+  readonly documentTypes: readonly string[];
+}
+
+/**
+ * One piece of a wildcard pattern: literal text, or `'any'` (any run of characters).
+ *
+ * @example
+ * ```ts
+ * sqlDialect('sqlite').patternText([{ text: 'web-' }, 'any']); // 'web-*'
+ * ```
+ */
+export type PatternPiece = { readonly text: string } | 'any';
+
+/**
+ * How a database's SQL is written. The planner builds every statement through one of these,
+ * so no PostgreSQL-only text reaches another engine.
+ *
+ * @example
+ * ```ts
+ * const table = sqlTable(schema, { table: 'rules', dialect: 'sqlite' });
+ * table.dialect.quoteIdentifier('rules'); // '"rules"'
+ * ```
+ */
+export interface SqlDialect {
+  readonly name: SqlDialectName;
+  readonly capabilities: SqlDialectCapabilities;
+  /** An identifier from code (never from a request), quoted; dotted names quote each part. */
+  quoteIdentifier(name: string): string;
+  /** The placeholder of the `index`-th parameter (1-based), with what makes it compare as `type`. */
+  placeholder(index: number, type: SqlParamType): string;
+  /** A parameter's value (canonical text, as PostgreSQL reads it) as this engine stores it. */
+  paramValue(value: string | null, type: SqlParamType): string | null;
+  /** A statement written with `$n` placeholders in the engine's own form. */
+  finish(statement: SqlStatement): SqlStatement;
+  /** A string expression compared and ordered by code point. */
+  codePoint(expr: string): string;
+  /** The DDL type of a column in listkit's layout (`text COLLATE "C"`, `TEXT`, …). */
+  columnType(sqlType: string): string;
+  /** What follows `CREATE TABLE …(…)` (SQLite: ` STRICT`). */
+  readonly tableSuffix: string;
+  /** The document column as JSON text in a select list. */
+  documentText(document: string, documentType: string): string;
+  /** The document column as a JSON value filters walk. */
+  documentJson(document: string, documentType: string): string;
+  /** `expr` matches the wildcard pattern (LIKE, GLOB), given as a parameter placeholder. */
+  matches(expr: string, placeholder: string, negated: boolean): string;
+  /** The pattern's text as the `matches` parameter. */
+  patternText(pieces: readonly PatternPiece[]): string;
+  /** Null-safe inequality: `a IS DISTINCT FROM b`. */
+  distinctFrom(a: string, b: string): string;
+  /** `expr` is one of a set of values given as one parameter of the set's text. */
+  inSet(
+    expr: string,
+    values: readonly string[],
+    type: 'text' | 'integer',
+    add: AddParameter,
+  ): string;
+  readonly json: JsonSql;
+  /** The statement to run before the list statement in its transaction, if any. */
+  settings(timeoutMs: number): SqlStatement | undefined;
+}
+
+/**
+ * Adds a parameter and returns its placeholder.
+ *
+ * @example
+ * ```ts
+ * const add: AddParameter = (value, type) => `$1::${type}`; // what the planner passes
+ * ```
+ */
+export type AddParameter = (value: string | null, type: SqlParamType) => string;
+
+/**
+ * JSON values (documents, maps, lists) as each engine reads them.
+ *
+ * @example
+ * ```ts
+ * sqlDialect('sqlite').json.field('"resource"', 'sched'); // `("resource" -> '$."sched"')`
+ * ```
+ */
+export interface JsonSql {
+  /** The member `name` (a schema field name) of an object, as a JSON value; NULL if absent. */
+  field(expr: string, name: string): string;
+  /** {@link field} without parentheses, for the guards on the way to a nested column. */
+  step(expr: string, name: string): string;
+  /** The member whose key is a parameter (`jsonkey`), as a JSON value; NULL if absent. */
+  member(expr: string, key: string): string;
+  /** Whether an object has the key (a `jsonkey` parameter). */
+  hasKey(expr: string, key: string): string;
+  /** Whether a JSON value is of a type. */
+  typeIs(expr: string, type: 'object' | 'array' | 'string'): string;
+  /** A JSON literal (`""`, `0`, `false`) as a value of the same kind as {@link field}'s. */
+  literal(json: string): string;
+  /** A JSON scalar as SQL text, number or boolean. */
+  text(expr: string): string;
+  integer(expr: string): string;
+  double(expr: string): string;
+  isTrue(expr: string): string;
+  /** The FROM item over an array's elements and each element as a JSON value. */
+  elements(array: string, alias: string): { from: string; element: string };
+}

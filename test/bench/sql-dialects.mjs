@@ -1,0 +1,151 @@
+// A page of 500 by name at 10^5 rows (BENCH_DIALECT_ROWS) on each SQL dialect's engine, against
+// the in-memory Collection's page over the same resources in the same run (issue 34). Engines:
+// SQLite in process (better-sqlite3, in memory), PGlite in process; PostgreSQL when
+// LISTKIT_PG_URL is set. ms per page: the median of consecutive keyset pages after the first,
+// over three rounds. Prints; never asserts; writes no tracked file.
+import { PGlite } from '@electric-sql/pglite';
+import { Collection, defineSchema, PageTokenCodec, t } from '@listkit/query';
+import { listFromSql, sqliteRunner, sqlTable, suggestIndexes } from '@listkit/query/sql';
+import Database from 'better-sqlite3';
+
+const ROWS = Number(process.env.BENCH_DIALECT_ROWS ?? 100_000);
+const PAGES = Number(process.env.BENCH_DIALECT_PAGES ?? 12);
+const PAGE = 500;
+const BATCH = 2000;
+
+const schema = defineSchema({
+  key: 'name',
+  orderings: ['', 'name', 'creationTimestamp desc'],
+  fields: {
+    name: t.string({ searchable: true }),
+    description: t.string({ searchable: true }),
+    creationTimestamp: t.timestamp(),
+    IPAddress: t.string(),
+    labels: t.map(t.string()),
+  },
+});
+
+const now = () => process.hrtime.bigint();
+const ms = (from, to) => Number(to - from) / 1e6;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
+
+/** Deterministic rules: a linear congruential generator. */
+function rules(n) {
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed >>> 12;
+  };
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const at = new Date(Date.UTC(2020, 0, 1) + (next() % 100_000_000) * 1000).toISOString();
+    out.push({
+      name: `rule-${(next() % 1_000_000).toString(36)}-${i}`,
+      description: `forwards ${next() % 100} to pool ${next() % 50}`,
+      creationTimestamp: at,
+      IPAddress: `10.${next() % 256}.${next() % 256}.${next() % 256}`,
+      labels: { env: ['prod', 'dev', 'test'][next() % 3], team: `t${next() % 20}` },
+    });
+  }
+  return out;
+}
+
+/** Median ms per page of consecutive pages after the first (three rounds). */
+async function pageTime(list, request) {
+  const times = [];
+  for (let round = 0; round < 3; round++) {
+    let pageToken;
+    for (let p = 0; p <= PAGES; p++) {
+      const from = now();
+      const page = await list({ ...request, pageSize: PAGE, pageToken });
+      const to = now();
+      if (p > 0) times.push(ms(from, to));
+      pageToken = page.nextPageToken;
+      if (!pageToken) break;
+    }
+  }
+  return median(times);
+}
+
+const codec = await PageTokenCodec.create();
+const resources = rules(ROWS);
+const collection = new Collection(schema, { pageTokens: codec });
+for (const r of resources) collection.put(r);
+
+async function loadSqlite() {
+  const db = new Database(':memory:');
+  const table = sqlTable(schema, {
+    table: 'rules',
+    dialect: 'sqlite',
+    required: ['creationTimestamp'],
+  });
+  db.exec(table.createTable());
+  for (const ddl of suggestIndexes(table)) db.exec(ddl);
+  const insert = db.prepare(table.insert(resources[0]).text);
+  db.transaction(() => {
+    for (const r of resources) insert.run(...table.insert(r).params);
+  })();
+  return {
+    name: 'SQLite (better-sqlite3, in memory)',
+    table,
+    run: sqliteRunner(db),
+    close: () => db.close(),
+  };
+}
+
+async function loadPglite() {
+  const db = await PGlite.create();
+  const table = sqlTable(schema, { table: 'rules', required: ['creationTimestamp'] });
+  await db.exec(table.createTable());
+  for (const ddl of suggestIndexes(table)) await db.exec(ddl);
+  const cols = table.insertColumns;
+  for (let i = 0; i < resources.length; i += BATCH) {
+    const batch = resources.slice(i, i + BATCH);
+    const params = batch.flatMap((r) => table.row(r));
+    const values = batch.map(
+      (_, r) => `(${cols.map((_, c) => `$${r * cols.length + c + 1}`).join(', ')})`,
+    );
+    await db.query(`INSERT INTO rules (${cols.join(', ')}) VALUES ${values.join(', ')}`, params);
+  }
+  await db.exec('ANALYZE rules');
+  const run = (statements) =>
+    db.transaction(async (tx) => {
+      let rows = [];
+      for (const s of statements) rows = (await tx.query(s.text, [...s.params])).rows;
+      return rows;
+    });
+  return { name: 'PGlite (in process)', table, run, close: () => db.close() };
+}
+
+const REQUESTS = [
+  { label: 'by name', request: { orderBy: 'name' } },
+  {
+    label: 'labels.env = prod, by name',
+    request: { orderBy: 'name', filter: 'labels.env = prod' },
+  },
+];
+
+const memory = {};
+for (const { label, request } of REQUESTS) {
+  memory[label] = await pageTime((r) => collection.list(r), request);
+}
+console.log(
+  `SQL dialects: a page of ${PAGE} at ${ROWS} rows (ms per page, median; ratio to in memory)`,
+);
+console.log(
+  `in memory (Collection): ${REQUESTS.map(({ label }) => `${label} ${fmt(memory[label])}`).join('; ')}`,
+);
+for (const load of [loadSqlite, loadPglite]) {
+  const engine = await load();
+  const cells = [];
+  for (const { label, request } of REQUESTS) {
+    const time = await pageTime(
+      (r) => listFromSql(r, { table: engine.table, pageTokens: codec, run: engine.run }),
+      request,
+    );
+    cells.push(`${label} ${fmt(time)} (${(time / memory[label]).toFixed(1)}x)`);
+  }
+  console.log(`${engine.name}: ${cells.join('; ')}`);
+  await engine.close();
+}
