@@ -1,9 +1,7 @@
 import type { EmulatorStateStore } from './state-store.js';
 
-const copy = <T>(value: T): T => structuredClone(value);
-
 /**
- * The emulator's settings and request log in this process's memory.
+ * The emulator's settings in this process's memory.
  *
  * @example
  * ```ts
@@ -13,7 +11,6 @@ const copy = <T>(value: T): T => structuredClone(value);
  */
 export function memoryStateStore(): EmulatorStateStore & { clear(): void } {
   const settings = new Map<string, string>();
-  let requestLog: Record<string, unknown>[] = [];
   return {
     get: async <T>(key: string) => {
       const text = settings.get(key);
@@ -22,14 +19,6 @@ export function memoryStateStore(): EmulatorStateStore & { clear(): void } {
     set: async (key, value) => {
       settings.set(key, JSON.stringify(value));
     },
-    appendRequest: async (entry, capacity) => {
-      requestLog.push(copy(entry));
-      if (requestLog.length > capacity) requestLog = requestLog.slice(-capacity);
-    },
-    requests: async () => requestLog.map(copy),
-    clear: () => {
-      settings.clear();
-      requestLog = [];
-    },
+    clear: () => settings.clear(),
   };
 }

@@ -2,7 +2,7 @@ import type { SqlStoreContext } from '../db/sql-store-context.js';
 import type { EmulatorStateStore } from './state-store.js';
 
 /**
- * The emulator's settings and request log in PostgreSQL, shared by every process on it.
+ * The emulator's settings in PostgreSQL, shared by every process on it.
  *
  * @example
  * ```ts
@@ -27,24 +27,5 @@ ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
           [key, JSON.stringify(value)],
         );
       }),
-    appendRequest: (entry, capacity) =>
-      tx(async (session) => {
-        const rows = await session.query<{ seq: string }>(
-          'INSERT INTO request_log (entry) VALUES ($1) RETURNING seq::text AS seq',
-          [JSON.stringify(entry)],
-        );
-        await session.query('DELETE FROM request_log WHERE seq <= $1::bigint - $2::bigint', [
-          rows[0]!.seq,
-          String(Math.max(0, Math.floor(capacity))),
-        ]);
-      }),
-    requests: () =>
-      tx(async (session) =>
-        (
-          await session.query<{ entry: string }>(
-            'SELECT entry::text AS entry FROM request_log ORDER BY seq',
-          )
-        ).map((r) => JSON.parse(r.entry) as Record<string, unknown>),
-      ),
   };
 }

@@ -57,7 +57,7 @@ export async function openSqlStore(
     reset: () =>
       sql.tx(async (session) => {
         await session.query(
-          'TRUNCATE forwarding_rules, address_pool_cursors, address_pool_freed, operations, orders, emulator_settings, request_log',
+          'TRUNCATE forwarding_rules, address_pool_cursors, address_pool_freed, operations, orders, emulator_settings',
         );
       }),
     close: async () => {
