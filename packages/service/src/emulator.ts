@@ -10,6 +10,7 @@ import { EmulatorServer } from './emulator-server.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { ForwardingRules } from './forwarding-rules/forwarding-rules.js';
 import { checkGlobalTargetAndBackend } from './global-forwarding-rules/check-global-target.js';
+import { pscGoogleApisWrites } from './global-forwarding-rules/psc-google-apis.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import type { CompressionOptions } from './http/compression.js';
 import { Faults } from './http/faults.js';
@@ -240,6 +241,7 @@ async function openEmulatorState(
       clock,
       urls,
       destination: checkGlobalTargetAndBackend,
+      scopeWrites: pscGoogleApisWrites,
     }),
     operations,
     orders: new Orders(store.orders, clock),

@@ -729,7 +729,10 @@ describe('target and backendService', () => {
       ['a name ending in -', `${R}/targetPools/pool-`],
       ['a region that is no name', 'regions/US_CENTRAL1/targetPools/pool'],
       ['a project that is no id', 'projects/P!/regions/us-central1/targetPools/pool'],
-      ['a full URL whose name is no name', `https://compute.googleapis.com/compute/v1/${R}/targetPools/a b`],
+      [
+        'a full URL whose name is no name',
+        `https://compute.googleapis.com/compute/v1/${R}/targetPools/a b`,
+      ],
     ].map(([what, target]) => ({
       case: `a target whose segment breaks the naming rule: ${what}`,
       body: ext({ target }),

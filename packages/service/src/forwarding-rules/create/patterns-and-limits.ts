@@ -28,6 +28,19 @@ export const FORWARDING_RULE_LIMITS = {
 /** The Google APIs bundles a Private Service Connect rule may target (not a resource URL). */
 export const GOOGLE_APIS_BUNDLES: readonly string[] = ['all-apis', 'vpc-sc'];
 
+/**
+ * Whether a rule's target names a Google APIs bundle (a Private Service Connect endpoint to
+ * Google APIs).
+ *
+ * @example
+ * ```ts
+ * isGoogleApisTarget('all-apis'); // true
+ * ```
+ */
+export function isGoogleApisTarget(target: unknown): boolean {
+  return typeof target === 'string' && GOOGLE_APIS_BUNDLES.includes(target);
+}
+
 /** The region Service Directory registrations of PSC rules to Google APIs default to. */
 export const DEFAULT_SERVICE_DIRECTORY_REGION = 'us-central1';
 
