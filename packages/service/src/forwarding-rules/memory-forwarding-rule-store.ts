@@ -133,9 +133,23 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   }
 
   async all(): Promise<(ScopeRef & { rule: ForwardingRuleJson })[]> {
+    return this.entries();
+  }
+
+  /** Every rule with its scope, copied, at this instant (synchronously: a snapshot's read). */
+  entries(): (ScopeRef & { rule: ForwardingRuleJson })[] {
     return [...this.regions].flatMap(([parent, collection]) =>
       collection.values().map((rule) => ({ ...scopeRefOf(parent), rule: copy(rule) })),
     );
+  }
+
+  /**
+   * Replaces every rule by these (a restore), synchronously: no request sees a part of them.
+   * The addresses they hold are taken again from them.
+   */
+  load(entries: readonly (ScopeRef & { rule: ForwardingRuleJson })[]): void {
+    this.clear();
+    for (const { rule, ...parent } of entries) this.save(parent, rule);
   }
 
   /** Forgets every rule (the store's reset). */

@@ -140,6 +140,19 @@ WHERE f.parent = v.parent AND f."name" = v."name"`,
     description: 'drop request_log, which no build wrote to',
     statements: ['DROP TABLE IF EXISTS request_log'],
   },
+  {
+    version: 5,
+    description:
+      'named snapshots of the whole state (their exported text), shared by every process',
+    statements: [
+      `CREATE TABLE IF NOT EXISTS listkit_snapshots (
+  name text COLLATE "C" PRIMARY KEY,
+  taken_at text NOT NULL,
+  bytes bigint NOT NULL,
+  image text NOT NULL
+)`,
+    ],
+  },
 ];
 
 /**
@@ -147,7 +160,7 @@ WHERE f.parent = v.parent AND f."name" = v."name"`,
  *
  * @example
  * ```ts
- * SCHEMA_VERSION; // 4
+ * SCHEMA_VERSION; // 5
  * ```
  */
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

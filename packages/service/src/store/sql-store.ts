@@ -7,6 +7,8 @@ import { sqlOperationStore } from '../operations/sql-operation-store.js';
 import { sqlOrderStore } from '../orders/sql-order-store.js';
 import { sqlStateStore } from '../state/sql-state-store.js';
 import { migrate } from './migrations.js';
+import { sqlSnapshotShelf } from './sql-snapshot-shelf.js';
+import { captureSqlState, replaceSqlState } from './sql-store-image.js';
 import type { EmulatorStore } from './store.js';
 
 /**
@@ -54,6 +56,9 @@ export async function openSqlStore(
     operations: sqlOperationStore(sql),
     orders: sqlOrderStore(sql),
     state: sqlStateStore(sql),
+    snapshots: sqlSnapshotShelf(sql),
+    capture: () => captureSqlState(sql),
+    replace: (image) => replaceSqlState(sql, image),
     reset: () =>
       sql.tx(async (session) => {
         await session.query(
