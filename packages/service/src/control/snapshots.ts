@@ -7,6 +7,11 @@ import { parseSnapshotFile, SNAPSHOT_NAME, type SnapshotFile } from './snapshot-
 /**
  * The default {@link SnapshotLimits}: 64 snapshots of 256 MiB together (a snapshot of 10^5
  * rules is about 60 MB of text).
+ *
+ * @example
+ * ```ts
+ * await createEmulator({ snapshotLimits: { ...DEFAULT_SNAPSHOT_LIMITS, count: 8 } });
+ * ```
  */
 export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = { count: 64, bytes: 256 * 1024 * 1024 };
 
