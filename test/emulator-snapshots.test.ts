@@ -1,6 +1,8 @@
 // Snapshots through the emulator (issue 37): the control plane's routes, the embedder's API, the
 // limits, the strict-mode guard, and an export started from again, list walk for list walk.
 // Like the real-client suites, this file runs over memory, PGlite and PostgreSQL (vitest.config.ts).
+// Each test opens emulators of its own: on PGlite, on a loaded machine, that alone takes seconds,
+// hence the long timeouts (no test asserts time).
 import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call } from '../packages/service/test-support/http-call.js';
@@ -106,7 +108,7 @@ describe('snapshots', () => {
     expect((await c('GET', '/_listkit/snapshots')).json).toEqual({ snapshots: [taken.json] });
     expect((await c('DELETE', '/_listkit/snapshots/seeded')).status).toBe(200);
     expect((await c('GET', '/_listkit/snapshots')).json).toEqual({ snapshots: [] });
-  });
+  }, 300_000);
 
   it('the embedder API: snapshot() and restore() between tests, and a reset keeps the snapshots', async () => {
     const emulator = await open();
@@ -121,7 +123,7 @@ describe('snapshots', () => {
     const names = (await emulator.state.forwardingRules.all()).map((r) => r.rule.name);
     expect(names).toEqual(['one']);
     expect((await emulator.snapshots.list()).map((s) => s.name)).toEqual(['default']);
-  });
+  }, 300_000);
 
   it('refuses what it cannot do, naming it', async () => {
     const emulator = await open({ snapshotLimits: { count: 2, bytes: 256 * 1024 } });
@@ -178,7 +180,7 @@ describe('snapshots', () => {
       'snapshot file: version 2 is not 1',
     );
     await expect(emulator.snapshots.import('not json')).rejects.toThrow('snapshot file: not JSON');
-  }, 120_000);
+  }, 300_000);
 
   it('the strict-mode guard covers every snapshot route', async () => {
     const auth = {
@@ -227,7 +229,7 @@ describe('snapshots', () => {
       body: '{}',
     });
     expect(form.status).toBe(415);
-  });
+  }, 300_000);
 
   it('an exported snapshot imported into a new emulator answers the same list walk, byte for byte', async () => {
     const source = await open();
@@ -262,5 +264,5 @@ describe('snapshots', () => {
     expect(imported.name).toBe('exported');
     expect(await walk(target)).toEqual(expected);
     expect(await target.snapshots.export('exported')).toBe(file);
-  }, 120_000);
+  }, 300_000);
 });

@@ -51,7 +51,7 @@ export class EmulatorSnapshots {
     const text = JSON.stringify(file);
     const info = { name, takenAt: file.takenAt, bytes: Buffer.byteLength(text) };
     await this.state.store.snapshots.put(info, text, this.limits);
-    this.parsed.set(name, file);
+    this.parsed.set(name, deepFreeze(file));
     return info;
   }
 
@@ -94,7 +94,7 @@ export class EmulatorSnapshots {
     if (typeof file === 'string') throw refuse.badRequest(`snapshot file: ${file}`);
     const info = { name: file.name, takenAt: file.takenAt, bytes: Buffer.byteLength(text) };
     await this.state.store.snapshots.put(info, text, this.limits);
-    this.parsed.set(file.name, file);
+    this.parsed.set(file.name, deepFreeze(file));
     await this.apply(file);
     return info;
   }
@@ -127,7 +127,7 @@ export class EmulatorSnapshots {
     if (!kept) throw notFound(name);
     const file = parseSnapshotFile(kept.text);
     if (typeof file === 'string') throw refuse.badRequest(`snapshot '${name}': ${file}`);
-    this.parsed.set(name, file);
+    this.parsed.set(name, deepFreeze(file));
     return { info: kept.info, file };
   }
 
@@ -143,6 +143,15 @@ export class EmulatorSnapshots {
     for (const rule of faults) state.faults.add(rule);
     await saveSettings(state);
   }
+}
+
+/** Freezes a parsed snapshot all the way down: a memory restore shares its rules (`load`). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 const notFound = (name: string) => refuse.notFound(`The snapshot '${name}' was not found`);
