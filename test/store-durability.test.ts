@@ -102,7 +102,7 @@ async function expectOneStateWhole(location: StoreLocation) {
     const rules = await store.rules.all();
     const states = new Set(rules.map((r) => r.rule.name.split('-')[0]));
     expect(states.size).toBe(1);
-    const [state] = [...states];
+    const state = [...states][0] ?? '';
     expect(rules).toHaveLength(state === 'a' ? 1500 : 1000);
     expect(rules.every((r) => (r.rule.labels as Record<string, string>).state === state)).toBe(
       true,
