@@ -7,7 +7,8 @@
 // restore runs). A benchmark, not a test: it prints a table and never fails on a figure.
 //
 // Knobs (environment): BENCH_RESTORE_SIZES (default "1000,100000"), BENCH_RESTORE_RUNS
-// (restores timed at the smallest size, default 30; 3 at 10^5).
+// (restores timed at the smallest size, default 30; 3 at 10^5), BENCH_RESTORE_STORES (default
+// "memory,pglite,postgres").
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -123,7 +124,9 @@ async function measure(kind, count, file) {
   }
 }
 
-const kinds = ['memory', 'pglite', ...(PG_URL ? ['postgres'] : [])];
+const kinds = (process.env.BENCH_RESTORE_STORES ?? 'memory,pglite,postgres')
+  .split(',')
+  .filter((kind) => kind !== 'postgres' || PG_URL);
 console.log(
   `\n## Snapshot restore (test/bench/snapshot-restore.mjs)\n\nnode ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
     .map((l) => l.toFixed(2))
