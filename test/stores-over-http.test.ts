@@ -77,6 +77,27 @@ const rule = (name: string, port: number) => ({
   target: 'projects/p/regions/us-east1/targetPools/pool',
 });
 
+/** A fresh database on the LISTKIT_PG_URL server: its URL and how to drop it. */
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = process.env.LISTKIT_PG_URL!;
+  const name = `listkit_http_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const again = new pg.Client({ connectionString: server });
+      await again.connect();
+      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await again.end();
+    },
+  };
+}
+
 const pgSkip = postgresSkipReason();
 describe.skipIf(pgSkip !== undefined)(
   `two emulator processes on one PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})` : ''}`,
@@ -86,24 +107,12 @@ describe.skipIf(pgSkip !== undefined)(
     let dropDatabase = async (): Promise<void> => undefined;
 
     beforeAll(async () => {
-      const server = process.env.LISTKIT_PG_URL!;
-      const name = `listkit_http_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: server });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(server);
-      url.pathname = `/${name}`;
-      dropDatabase = async () => {
-        const again = new pg.Client({ connectionString: server });
-        await again.connect();
-        await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await again.end();
-      };
+      const database = await freshDatabase();
+      dropDatabase = database.drop;
       // Both start at once on a new database: the migrations are applied once.
       [{ url: a }, { url: b }] = await Promise.all([
-        serve(['--database', url.toString()]),
-        serve(['--database', url.toString()]),
+        serve(['--database', database.url]),
+        serve(['--database', database.url]),
       ]);
     }, 120_000);
     afterAll(async () => {
@@ -281,27 +290,6 @@ describe('kill -9 of listkit serve --data-dir during a write burst', () => {
     restarted.child.kill('SIGTERM');
   }, 120_000);
 });
-
-/** A fresh database on the LISTKIT_PG_URL server: its URL and how to drop it. */
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const server = process.env.LISTKIT_PG_URL!;
-  const name = `listkit_snap_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const again = new pg.Client({ connectionString: server });
-      await again.connect();
-      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await again.end();
-    },
-  };
-}
 
 /** Every page of a list as answered, without its page token (sealed anew each time). */
 async function listWalk(url: string, path: string, pageSize: number): Promise<string[]> {
