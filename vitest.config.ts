@@ -38,6 +38,7 @@ const STORED_SUITES = [
   'test/clients/compute-concurrency.test.ts',
   'test/clients/global-forwarding-rules.test.ts',
   'test/clients/publisher.test.ts',
+  'test/stores/snapshots.test.ts',
 ];
 const stored = (store: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
   resolve: { alias: aliases(src('./test/support/store-emulator.ts')) },

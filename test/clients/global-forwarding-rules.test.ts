@@ -268,6 +268,69 @@ describe(onStore('GlobalForwardingRulesClient and GlobalOperationsClient'), () =
       expect(long.message).toContain("'resource.name'");
     });
 
+    it('a PSC rule to Google APIs: createPSCServiceEndpoint, pscConnectionId, the default Service Directory registration, no description; deletePscForwardingRule', async () => {
+      const body = (name: string, extra: object = {}) => ({
+        name,
+        target: 'all-apis',
+        network: 'global/networks/default',
+        IPAddress: '10.3.0.5',
+        ...extra,
+      });
+      const first = await insert('pscapis2', newRequestId(), body('pscapis2'));
+      expect(first.operationType).toBe('createPSCServiceEndpoint');
+      await pollUntilDone(first);
+      const rule = await get('pscapis2');
+      expect(rule.pscConnectionId).toMatch(/^[1-9]\d*$/);
+      expect(absent(rule.description)).toBeUndefined();
+      expect(rule.serviceDirectoryRegistrations).toHaveLength(1);
+      const [registration] = rule.serviceDirectoryRegistrations!;
+      expect(registration!.namespace).toMatch(/^goog-psc-default-\d+$/);
+      expect(registration!.serviceDirectoryRegion).toBe('us-central1');
+      expect(absent(registration!.service)).toBeUndefined();
+
+      // vpc-sc, with a registration that names a service and a region: the namespace is the
+      // network's (one per network), the rest as given.
+      const second = await insert(
+        'pscvpcsc',
+        newRequestId(),
+        body('pscvpcsc', {
+          target: 'vpc-sc',
+          IPAddress: '10.3.0.6',
+          description: 'to Google APIs',
+          serviceDirectoryRegistrations: [
+            { service: 'apis', serviceDirectoryRegion: 'europe-west1' },
+          ],
+        }),
+      );
+      expect(second.operationType).toBe('createPSCServiceEndpoint');
+      await pollUntilDone(second);
+      const other = await get('pscvpcsc');
+      expect(other.description).toBe('to Google APIs');
+      expect(other.serviceDirectoryRegistrations).toEqual([
+        expect.objectContaining({
+          namespace: registration!.namespace,
+          service: 'apis',
+          serviceDirectoryRegion: 'europe-west1',
+        }),
+      ]);
+      expect(other.pscConnectionId).not.toBe(rule.pscConnectionId);
+
+      // A proxy rule without a description keeps Compute's "" and its insert type.
+      const plain = await insert('gfr-plain', newRequestId());
+      expect(plain.operationType).toBe('insert');
+      await pollUntilDone(plain);
+      expect((await get('gfr-plain')).description).toBe('');
+      expect(absent((await get('gfr-plain')).pscConnectionId)).toBeUndefined();
+
+      const [deleted] = await clients.rules.delete({ project, forwardingRule: 'pscapis2' });
+      expect((deleted.latestResponse as Operation).operationType).toBe('deletePscForwardingRule');
+      for (const name of ['psc-apis', 'PscApis', 'a'.repeat(21)]) {
+        const refused = await thrown(() => insert(name, newRequestId(), body(name)));
+        expect(refused.code).toBe(3);
+        expect(refused.message).toContain("'resource.name'");
+      }
+    });
+
     it('a global external passthrough rule (backendService) has a name of 1-43 characters', async () => {
       const body = (name: string) => ({
         name,
@@ -742,6 +805,73 @@ describe(
           errors: [{ domain: 'global', message, reason: 'notFound' }],
         },
       });
+    });
+
+    // The endpoint's recorded traffic (issue 37): an insert without description, the operation
+    // types of an endpoint, and the fields the server adds, key for key.
+    it('a PSC endpoint to Google APIs: insert, its operation, get and delete, key for key', async () => {
+      const name = 'pscrecorded1';
+      const insert = await call('POST', RULES, {
+        IPAddress: '10.8.0.2',
+        name,
+        network: `projects/${P}/global/networks/computenetwork-psc`,
+        target: 'all-apis',
+      });
+      expect(insert.status).toBe(200);
+      expect(Object.keys(insert.json).sort()).toEqual(OPERATION_KEYS);
+      expect(insert.json).toMatchObject({
+        operationType: 'createPSCServiceEndpoint',
+        status: 'RUNNING',
+        progress: 0,
+        targetLink: `${FULL}/forwardingRules/${name}`,
+      });
+      const polled = await call(
+        'GET',
+        `/compute/v1/projects/${P}/global/operations/${insert.json.name}`,
+      );
+      expect(polled.json).toMatchObject({
+        operationType: 'createPSCServiceEndpoint',
+        status: 'DONE',
+      });
+
+      const got = await call('GET', `${RULES}/${name}`);
+      expect(Object.keys(got.json).sort()).toEqual(
+        [
+          'IPAddress',
+          'IPProtocol',
+          'creationTimestamp',
+          'fingerprint',
+          'id',
+          'kind',
+          'labelFingerprint',
+          'name',
+          'network',
+          'networkTier',
+          'pscConnectionId',
+          'selfLink',
+          'serviceDirectoryRegistrations',
+          'target',
+        ].sort(),
+      );
+      expect(got.json).toMatchObject({
+        IPAddress: '10.8.0.2',
+        target: 'all-apis',
+        network: `${FULL}/networks/computenetwork-psc`,
+      });
+      expect(got.json.pscConnectionId).toMatch(/^\d+$/);
+      expect(got.json.serviceDirectoryRegistrations).toEqual([
+        {
+          namespace: expect.stringMatching(/^goog-psc-computenetwork-psc-\d+$/),
+          serviceDirectoryRegion: 'us-central1',
+        },
+      ]);
+      // The list answers the rule as get does.
+      const listed = await call('GET', RULES);
+      expect(listed.json.items).toEqual([got.json]);
+
+      const deleted = await call('DELETE', `${RULES}/${name}`);
+      expect(Object.keys(deleted.json).sort()).toEqual(OPERATION_KEYS);
+      expect(deleted.json).toMatchObject({ operationType: 'deletePscForwardingRule', progress: 0 });
     });
   },
 );

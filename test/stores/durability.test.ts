@@ -1,13 +1,16 @@
 // kill -9 of a process writing to a PGlite data directory: after a restart, everything it
-// acknowledged (printed after the commit) is there, and nothing is half there.
+// acknowledged (printed after the commit) is there, and nothing is half there. And kill -9 of a
+// process restoring snapshots, on PGlite and PostgreSQL: one state or the other, whole.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PageTokenCodec } from '@listkit/query';
-import { openStore } from '@listkit/service';
-import { afterAll, expect, it } from 'vitest';
+import { openStore, type StoreLocation } from '@listkit/service';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServiceModule } from '../support/bundle-service.js';
+import { postgresSkipReason } from '../support/sql-databases.js';
 
 const work = mkdtempSync(join(tmpdir(), 'listkit-durability-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -65,3 +68,92 @@ it('keeps every acknowledged rule, operation and refund after kill -9, and nothi
     await store.close();
   }
 }, 120_000);
+
+/** Runs the restorer on `where`, kills it with SIGKILL at a moment within its restores. */
+async function killDuringRestores(
+  where: string,
+  restorer: string,
+  afterLines: number,
+  delayMs: number,
+) {
+  const child = spawn(process.execPath, [restorer, where], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let lines = 0;
+    child.on('exit', (code) => reject(new Error(`the restorer exited early (${code})`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      lines += chunk.toString().split('\n').length - 1;
+      if (lines < afterLines) return;
+      child.stdout.removeAllListeners('data');
+      setTimeout(() => {
+        child.removeAllListeners('exit');
+        child.on('exit', () => resolve());
+        child.kill('SIGKILL');
+      }, delayMs);
+    });
+  });
+}
+
+/** The state a store holds is image A or image B of the restorer, whole. */
+async function expectOneStateWhole(location: StoreLocation) {
+  const store = await openStore(location, { pageTokens: await PageTokenCodec.create() });
+  try {
+    const rules = await store.rules.all();
+    const states = new Set(rules.map((r) => r.rule.name.split('-')[0]));
+    expect(states.size).toBe(1);
+    const state = [...states][0] ?? '';
+    expect(rules).toHaveLength(state === 'a' ? 1500 : 1000);
+    expect(rules.every((r) => (r.rule.labels as Record<string, string>).state === state)).toBe(
+      true,
+    );
+    expect((await store.orders.all()).map((o) => o.orderId)).toEqual([`GPA.${state}`]);
+    expect(await store.state.get('state')).toBe(state);
+    return state;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('kill -9 during a restore leaves the old state or the new, whole', () => {
+  let restorer: { file: string; dispose: () => void };
+  beforeAll(async () => {
+    restorer = await bundleServiceModule('test/support/store-restorer.ts');
+  }, 120_000);
+  afterAll(() => restorer?.dispose());
+
+  it('PGlite', async () => {
+    const dir = join(work, 'restores');
+    const seen = new Set<string>();
+    // Killed at moments spread over a restore (one takes about 100-400 ms here).
+    for (const delayMs of [0, 37, 120, 260]) {
+      await killDuringRestores(dir, restorer.file, 2, delayMs);
+      seen.add(await expectOneStateWhole({ kind: 'pglite', dataDir: dir }));
+    }
+    expect(seen.size).toBeGreaterThan(0);
+  }, 600_000);
+
+  const skip = postgresSkipReason();
+  it.skipIf(skip !== undefined)(
+    `PostgreSQL${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      const database = `listkit_restores_${process.pid}`;
+      const admin = new pg.Client({ connectionString: process.env.LISTKIT_PG_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${database}`);
+      await admin.query(`CREATE DATABASE ${database}`);
+      const url = new URL(process.env.LISTKIT_PG_URL!);
+      url.pathname = `/${database}`;
+      try {
+        for (const delayMs of [0, 23, 80, 170]) {
+          await killDuringRestores(url.toString(), restorer.file, 2, delayMs);
+          await expectOneStateWhole({ kind: 'postgres', url: url.toString() });
+        }
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+    600_000,
+  );
+});

@@ -3,7 +3,7 @@
 // emulator on a --data-dir in the middle of a write burst, restarted on the same directory.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -77,6 +77,27 @@ const rule = (name: string, port: number) => ({
   target: 'projects/p/regions/us-east1/targetPools/pool',
 });
 
+/** A fresh database on the LISTKIT_PG_URL server: its URL and how to drop it. */
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const server = process.env.LISTKIT_PG_URL!;
+  const name = `listkit_http_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const again = new pg.Client({ connectionString: server });
+      await again.connect();
+      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await again.end();
+    },
+  };
+}
+
 const pgSkip = postgresSkipReason();
 describe.skipIf(pgSkip !== undefined)(
   `two emulator processes on one PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})` : ''}`,
@@ -86,24 +107,12 @@ describe.skipIf(pgSkip !== undefined)(
     let dropDatabase = async (): Promise<void> => undefined;
 
     beforeAll(async () => {
-      const server = process.env.LISTKIT_PG_URL!;
-      const name = `listkit_http_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: server });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(server);
-      url.pathname = `/${name}`;
-      dropDatabase = async () => {
-        const again = new pg.Client({ connectionString: server });
-        await again.connect();
-        await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await again.end();
-      };
+      const database = await freshDatabase();
+      dropDatabase = database.drop;
       // Both start at once on a new database: the migrations are applied once.
       [{ url: a }, { url: b }] = await Promise.all([
-        serve(['--database', url.toString()]),
-        serve(['--database', url.toString()]),
+        serve(['--database', database.url]),
+        serve(['--database', database.url]),
       ]);
     }, 120_000);
     afterAll(async () => {
@@ -279,5 +288,100 @@ describe('kill -9 of listkit serve --data-dir during a write burst', () => {
       if (stored.labels) expect(byTarget.get(name), name).toContain('setLabels');
     }
     restarted.child.kill('SIGTERM');
+  }, 120_000);
+});
+
+/** Every page of a list as answered, without its page token (sealed anew each time). */
+async function listWalk(url: string, path: string, pageSize: number): Promise<string[]> {
+  const pages: string[] = [];
+  let token = '';
+  do {
+    const res = await fetch(
+      `${url}${path}?maxResults=${pageSize}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`,
+      { headers: { authorization: 'Bearer x', 'accept-encoding': 'identity' } },
+    );
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    pages.push(text.replace(/"nextPageToken":"[^"]*",?/, ''));
+    token = JSON.parse(text).nextPageToken ?? '';
+  } while (token);
+  return pages;
+}
+
+/** Stops a child with a signal; resolves its exit code. */
+function stopped(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.on('exit', (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+describe('listkit serve --save-on-exit, then --from-snapshot: the same list walk, byte for byte', () => {
+  const stores: [string, () => Promise<{ flags: string[]; done: () => Promise<void> }>][] = [
+    ['memory', async () => ({ flags: [], done: async () => undefined })],
+    [
+      'PGlite',
+      async () => ({
+        flags: ['--data-dir', mkdtempSync(join(work, 'snapshot-'))],
+        done: async () => undefined,
+      }),
+    ],
+    ...(pgSkip === undefined
+      ? [
+          [
+            'PostgreSQL',
+            async () => {
+              const database = await freshDatabase();
+              return { flags: ['--database', database.url], done: database.drop };
+            },
+          ] as [string, () => Promise<{ flags: string[]; done: () => Promise<void> }>],
+        ]
+      : []),
+  ];
+
+  it.each(stores)(
+    '%s',
+    async (_store, place) => {
+      const file = join(work, `state-${_store}.json`);
+      const first = await place();
+      const a = await serve([...first.flags, '--save-on-exit', file]);
+      const rules = Array.from({ length: 120 }, (_, i) => ({
+        project: 'p',
+        region: 'us-east1',
+        rule: { ...rule(`walk-${i}`, 100 + i), labels: { i: String(i % 7) } },
+      }));
+      expect((await call(a.url, 'POST', '/_listkit/seed', { forwardingRules: rules })).status).toBe(
+        200,
+      );
+      const walk = async (url: string) => [
+        ...(await listWalk(url, `${REGION}/forwardingRules`, 25)),
+        ...(await listWalk(url, `${REGION}/operations`, 25)),
+        ...(await listWalk(url, '/compute/v1/projects/p/aggregated/forwardingRules', 50)),
+      ];
+      const expected = await walk(a.url);
+      expect(await stopped(a.child, 'SIGTERM')).toBe(0);
+
+      const second = await place();
+      const b = await serve([...second.flags, '--from-snapshot', file]);
+      expect(await walk(b.url)).toEqual(expected);
+      const kept = await call(b.url, 'GET', '/_listkit/snapshots');
+      expect(kept.json.snapshots.map((s: { name: string }) => s.name)).toEqual(['on-exit']);
+      expect(await stopped(b.child, 'SIGINT')).toBe(0);
+      await first.done();
+      await second.done();
+    },
+    300_000,
+  );
+
+  it('a file that is no snapshot stops serve with status 1, saying what is wrong', async () => {
+    const file = join(work, 'not-a-snapshot.json');
+    writeFileSync(file, '{"listkit": "snapshot", "version": 1, "name": "x"}');
+    const refused = await serve(['--from-snapshot', file]).catch(
+      (error: Error & { code: number }) => error,
+    );
+    expect((refused as Error & { code: number }).code).toBe(1);
+    expect((refused as Error).message).toContain(
+      `--from-snapshot ${file}: snapshot file: takenAt is missing`,
+    );
   }, 120_000);
 });

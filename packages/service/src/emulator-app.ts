@@ -1,6 +1,8 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { controlGuard } from './control/control-guard.js';
 import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
+import { snapshotRoutes } from './control/snapshot-routes.js';
+import type { EmulatorSnapshots } from './control/snapshots.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { forwardingRuleRoutes } from './forwarding-rules/forwarding-rule-routes.js';
 import {
@@ -26,12 +28,14 @@ import { publisherRoutes } from './orders/publisher-routes.js';
  *
  * @example
  * ```ts
- * const config: EmulatorAppConfig = { reset, servedPort: () => undefined };
+ * const config: EmulatorAppConfig = { reset, snapshots, servedPort: () => undefined };
  * ```
  */
 export interface EmulatorAppConfig {
   /** The control plane's reset. */
   reset: () => Promise<void>;
+  /** The control plane's snapshots (`/_listkit/snapshots`). */
+  snapshots: EmulatorSnapshots;
   /** The port being served, once listening (the Host check accepts it). */
   servedPort: () => number | undefined;
   allowedHosts?: readonly string[];
@@ -45,7 +49,7 @@ export interface EmulatorAppConfig {
  *
  * @example
  * ```ts
- * const app = createEmulatorApp(state, { reset, servedPort: () => server.port });
+ * const app = createEmulatorApp(state, { reset, snapshots, servedPort: () => server.port });
  * ```
  */
 export function createEmulatorApp(
@@ -89,6 +93,7 @@ export function createEmulatorApp(
   globalForwardingRuleRoutes(app, state);
   publisherRoutes(app, state);
   controlRoutes(app, state, config.reset);
+  snapshotRoutes(app, state, config.snapshots);
   return app;
 }
 

@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { type AuthConfig, authenticate } from './auth/auth.js';
 import { type Seed, seedState } from './control/seed.js';
 import { loadSettings } from './control/settings.js';
+import { DEFAULT_SNAPSHOT_LIMITS, EmulatorSnapshots } from './control/snapshots.js';
 import { EmulatorClock } from './core/clock.js';
 import { createEmulatorApp } from './emulator-app.js';
 import type { EmulatorControls } from './emulator-controls.js';
@@ -10,6 +11,7 @@ import { EmulatorServer } from './emulator-server.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { ForwardingRules } from './forwarding-rules/forwarding-rules.js';
 import { checkGlobalTargetAndBackend } from './global-forwarding-rules/check-global-target.js';
+import { pscGoogleApisWrites } from './global-forwarding-rules/psc-google-apis.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import type { CompressionOptions } from './http/compression.js';
 import { Faults } from './http/faults.js';
@@ -20,6 +22,7 @@ import { Operations } from './operations/operations.js';
 import { Orders } from './orders/orders.js';
 import { parseAuthConfig } from './serve-config.js';
 import { openStore, type StoreLocation } from './store/open-store.js';
+import type { SnapshotInfo, SnapshotLimits } from './store/snapshot-shelf.js';
 import type { EmulatorStore } from './store/store.js';
 
 /**
@@ -70,6 +73,11 @@ export interface EmulatorOptions {
   database?: string;
   /** Resources loaded at start and again on every reset. */
   seed?: Seed;
+  /**
+   * How many snapshots are kept, and how many bytes of them together (their exported text).
+   * Default 64 and 256 MiB.
+   */
+  snapshotLimits?: Partial<SnapshotLimits>;
   /** Request bodies above this many bytes get 413. Default 1 MiB. */
   bodyLimit?: number;
   /** Receives one structured record per request (`listkit serve` prints them as JSON lines). */
@@ -100,8 +108,9 @@ export interface EmulatorOptions {
  * ```ts
  * const emulator: Emulator = await createEmulator();
  * const url = await emulator.listen(0);
+ * await emulator.snapshot('clean');
  * // … run clients against url; between tests:
- * await emulator.reset();
+ * await emulator.restore('clean');
  * await emulator.close();
  * ```
  */
@@ -116,6 +125,16 @@ export interface Emulator {
   readonly url: string | undefined;
   /** Wipes every store, fault and log, restores the configured operation policy, and replays the seed. */
   reset(): Promise<void>;
+  /**
+   * Captures the whole state now (rules of both scopes, operations, orders, the clock, the
+   * operation policy and fault rules) as a named snapshot, replacing one of that name; what the
+   * control plane's `POST /_listkit/snapshots` does.
+   */
+  snapshot(name?: string): Promise<SnapshotInfo>;
+  /** Returns to a snapshot at once (`POST /_listkit/snapshots/{name}:restore`). */
+  restore(name?: string): Promise<SnapshotInfo>;
+  /** The snapshots kept: list, delete, export as a file's text, import one. */
+  readonly snapshots: EmulatorSnapshots;
   /** Stops listening and closes the store (its connections, the data directory's lock). */
   close(): Promise<void>;
   readonly clock: EmulatorClock;
@@ -163,8 +182,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     if (options.seed) await seedState(state, options.seed);
   };
   let server: EmulatorServer | undefined;
+  const snapshots = new EmulatorSnapshots(state, {
+    ...DEFAULT_SNAPSHOT_LIMITS,
+    ...options.snapshotLimits,
+  });
   const app = createEmulatorApp(state, {
     reset,
+    snapshots,
     servedPort: () => server?.port,
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.compression !== undefined ? { compression: options.compression } : {}),
@@ -192,6 +216,9 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       return served.url;
     },
     reset,
+    snapshot: (name = 'default') => snapshots.take(name),
+    restore: (name = 'default') => snapshots.restore(name),
+    snapshots,
     listen: (port = 0, host = '127.0.0.1') => served.listen(port, host),
     async close() {
       await served.close();
@@ -241,6 +268,7 @@ async function openEmulatorState(
       clock,
       urls,
       destination: checkGlobalTargetAndBackend,
+      scopeWrites: pscGoogleApisWrites,
     }),
     operations,
     orders: new Orders(store.orders, clock),

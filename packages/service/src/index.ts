@@ -2,6 +2,8 @@
 export type { AuthConfig, Principal, TokenGrant } from './auth/auth.js';
 export { CONTROL_PREFIX } from './control/control-routes.js';
 export type { Seed } from './control/seed.js';
+export type { SnapshotFile } from './control/snapshot-file.js';
+export { DEFAULT_SNAPSHOT_LIMITS, type EmulatorSnapshots } from './control/snapshots.js';
 export { EmulatorClock } from './core/clock.js';
 export { createEmulator, type Emulator, type EmulatorOptions } from './emulator.js';
 export type { EmulatorControls } from './emulator-controls.js';

@@ -1,11 +1,11 @@
 // `listkit serve`: the emulator as a process, with sample data, logging one JSON line per request.
 // The `listkit` bin (packages/cli) and this package's own dist/cli.js both run it.
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AuthConfig } from './auth/auth.js';
 import type { Seed } from './control/seed.js';
-import { createEmulator } from './emulator.js';
+import { createEmulator, type Emulator } from './emulator.js';
 import { sampleForwardingRules } from './forwarding-rules/sample-forwarding-rules.js';
 import { mountPlayground } from './http/playground-static.js';
 import type { OperationPolicy } from './operations/operation-policy.js';
@@ -36,6 +36,11 @@ const USAGE = `usage: listkit serve [options]
   --database <url>        keep them in PostgreSQL (postgres://user@host/db; also
                           LISTKIT_DATABASE_URL), which several emulators may share: give them the
                           same LISTKIT_PAGE_TOKEN_SECRETS so page tokens move between them.
+  --from-snapshot <file>  start from a snapshot file (GET /_listkit/snapshots/{name}, or one
+                          --save-on-exit wrote) instead of the sample data; it is also kept
+                          under its name, to restore again (POST /_listkit/snapshots/{name}:restore)
+  --save-on-exit <file>   on SIGINT or SIGTERM, write the whole state to <file> as a snapshot
+                          file (named on-exit) before stopping
 
   Page-token secrets come from LISTKIT_PAGE_TOKEN_SECRETS (comma-separated, newest first, at least
   16 bytes each); without it each start draws a random secret.`;
@@ -126,6 +131,8 @@ export async function serve(args: readonly string[]): Promise<void> {
           'operation-policy': { type: 'string', default: 'immediate' },
           'data-dir': { type: 'string' },
           database: { type: 'string' },
+          'from-snapshot': { type: 'string' },
+          'save-on-exit': { type: 'string' },
           help: { type: 'boolean', short: 'h', default: false },
         },
       });
@@ -162,7 +169,8 @@ export async function serve(args: readonly string[]): Promise<void> {
     );
   }
 
-  const seed = sampleSeed(values['no-sample-data'] ?? false);
+  const fromSnapshot = values['from-snapshot'];
+  const seed = sampleSeed((values['no-sample-data'] ?? false) || fromSnapshot !== undefined);
 
   const emulator = await createEmulator({
     ...(dataDir !== undefined ? { dataDir } : {}),
@@ -179,6 +187,7 @@ export async function serve(args: readonly string[]): Promise<void> {
     console.error(`listkit: ${(error as Error).message}`);
     process.exit(1);
   });
+  if (fromSnapshot !== undefined) await startFrom(emulator, fromSnapshot);
   // The browser playground, built into playground/dist by `pnpm build`, at /playground/.
   const playgroundBuilt = mountPlayground(
     emulator.app,
@@ -204,8 +213,44 @@ export async function serve(args: readonly string[]): Promise<void> {
     `  playground: ${url}/playground/${playgroundBuilt ? '' : ' (not built yet: run pnpm build)'}`,
   );
 
-  const stop = () => {
-    emulator.close().then(() => process.exit(0));
+  stopOnSignals(emulator, values['save-on-exit']);
+}
+
+/** `--from-snapshot`: the state of a snapshot file; one that cannot be read stops with status 1. */
+async function startFrom(emulator: Emulator, file: string): Promise<void> {
+  try {
+    const info = await emulator.snapshots.import(readFileSync(file, 'utf8'));
+    console.error(`listkit: started from snapshot '${info.name}' of ${info.takenAt} (${file})`);
+  } catch (error) {
+    console.error(`listkit: --from-snapshot ${file}: ${(error as Error).message}`);
+    await emulator.close();
+    process.exit(1);
+  }
+}
+
+/**
+ * Stops on SIGINT and SIGTERM: with `--save-on-exit`, the state is written first (to a file
+ * beside the target, then renamed over it, so a stop part-way never leaves half a file).
+ */
+function stopOnSignals(emulator: Emulator, saveTo: string | undefined): void {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    let status = 0;
+    if (saveTo !== undefined) {
+      try {
+        const partial = `${saveTo}.${process.pid}.partial`;
+        writeFileSync(partial, await emulator.snapshots.current('on-exit'));
+        renameSync(partial, saveTo);
+        console.error(`listkit: state saved to ${saveTo}`);
+      } catch (error) {
+        console.error(`listkit: --save-on-exit ${saveTo}: ${(error as Error).message}`);
+        status = 1;
+      }
+    }
+    await emulator.close();
+    process.exit(status);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -61,6 +61,11 @@ export class EmulatorClock {
     this.offsetMs = epochMs - (this.frozenAt ?? this.realNow());
   }
 
+  /** Whether the clock is stopped ({@link freeze}). */
+  get frozen(): boolean {
+    return this.frozenAt !== undefined;
+  }
+
   /** Stops the clock at the current time (true) or lets it run again (false). */
   freeze(frozen: boolean): void {
     const now = this.now();

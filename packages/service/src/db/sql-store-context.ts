@@ -8,6 +8,25 @@ import type {
 } from './sql-database.js';
 import type { AnalysedTable, TableStatistics } from './table-statistics.js';
 
+/**
+ * Every write transaction takes this advisory lock shared, first; a restore takes it exclusive
+ * (`RESTORE_LOCK`), so it waits for the writes in flight and holds new ones back until it
+ * commits: a write lands wholly before a restore or wholly after it, never decided on the old
+ * state and written into the new. Two int4 keys: a space of its own, apart from the regions'
+ * one-key locks.
+ */
+const WRITE_LOCK = 'SELECT pg_advisory_xact_lock_shared(1819504491, 1)';
+
+/**
+ * The statement a restore's transaction starts with (see {@link SqlStoreContext.writeTx}).
+ *
+ * @example
+ * ```ts
+ * await session.query(RESTORE_LOCK);
+ * ```
+ */
+export const RESTORE_LOCK = 'SELECT pg_advisory_xact_lock(1819504491, 1)';
+
 /** The default of {@link SqlStoreContextOptions.listTimeoutMs}. */
 const DEFAULT_LIST_TIMEOUT_MS = 5_000;
 
@@ -37,7 +56,10 @@ export interface SqlStoreContextOptions {
  */
 export interface SqlStoreContext {
   tx<T>(work: (session: SqlSession) => Promise<T>, settings?: TransactionSettings): Promise<T>;
-  /** A write transaction; once it commits, its rows count towards the tables' next analysis. */
+  /**
+   * A write transaction; once it commits, its rows count towards the tables' next analysis. It
+   * starts by taking the restore lock shared (`RESTORE_LOCK`), as does every batched one.
+   */
   writeTx<T>(
     tables: readonly AnalysedTable[],
     work: (session: SqlSession) => Promise<T>,
@@ -84,12 +106,15 @@ export function sqlStoreContext(
   return {
     tx,
     writeTx: async (tables, work) => {
-      const result = await tx(work);
+      const result = await tx(async (session) => {
+        await session.query(WRITE_LOCK);
+        return work(session);
+      });
       for (const table of tables) statistics.wrote(table);
       return result;
     },
     batchedWriteTx: async (tables, work) => {
-      const result = await db.batchedTransaction(work);
+      const result = await db.batchedTransaction((session) => work(lockingFirst(session)));
       for (const table of tables) statistics.wrote(table);
       return result;
     },
@@ -107,5 +132,21 @@ export function sqlStoreContext(
           ...(readResource ? { readResource } : {}),
         },
       ),
+  };
+}
+
+/**
+ * The session with the shared write lock sent ahead of its first statements, in the same round
+ * trip; the lock's own rows are not returned.
+ */
+function lockingFirst(session: SqlBatchSession): SqlBatchSession {
+  let locked = false;
+  return {
+    send: async (statements, options) => {
+      if (locked) return session.send(statements, options);
+      locked = true;
+      const rows = await session.send([{ text: WRITE_LOCK }, ...statements], options);
+      return rows.slice(1);
+    },
   };
 }

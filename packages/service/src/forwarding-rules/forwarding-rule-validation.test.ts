@@ -721,6 +721,25 @@ describe('target and backendService', () => {
       field: 'target',
       says: 'The URL is malformed.',
     },
+    ...[
+      ['a name with _ and !', `${R}/targetPools/T_T!`],
+      ['a name with a space', `${R}/targetPools/a b`],
+      ['a name holding U+FFFF', `${R}/targetPools/po\uffffol`],
+      ['a name in capitals', `${R}/targetPools/Pool`],
+      ['a name ending in -', `${R}/targetPools/pool-`],
+      ['a region that is no name', 'regions/US_CENTRAL1/targetPools/pool'],
+      ['a project that is no id', 'projects/P!/regions/us-central1/targetPools/pool'],
+      [
+        'a full URL whose name is no name',
+        `https://compute.googleapis.com/compute/v1/${R}/targetPools/a b`,
+      ],
+    ].map(([what, target]) => ({
+      case: `a target whose segment breaks the naming rule: ${what}`,
+      body: ext({ target }),
+      status: 400,
+      field: 'target',
+      says: 'The URL is malformed.',
+    })),
     {
       case: 'a target pool on an INTERNAL rule',
       body: int({ backendService: undefined, target: TARGET_POOL }),

@@ -29,6 +29,22 @@ export interface ForwardingRulesOptions {
    * unless given. Global rules give theirs; every other rule is shared.
    */
   destination?: DestinationStage;
+  /** What the scope adds to a new rule and its operations' types (the global scope's PSC). */
+  scopeWrites?: ScopeWrites;
+}
+
+/**
+ * A scope's own part in its writes: fields the server adds to a new rule (after the create
+ * rules, before fingerprints), and the operation type a write of a rule records.
+ *
+ * @example
+ * ```ts
+ * const writes: ScopeWrites = { created: (rule) => rule, operationType: (_rule, type) => type };
+ * ```
+ */
+export interface ScopeWrites {
+  created(rule: ForwardingRuleJson): ForwardingRuleJson;
+  operationType(rule: ForwardingRuleJson, operationType: string): string;
 }
 
 /** How a change of a rule is recorded: who, which operation type, and its requestId. */
@@ -66,7 +82,8 @@ export class ForwardingRules {
     // The clash rule and allocation read the region: they run inside the serialised write, on
     // the rules at the new rule's address only.
     const prepared = prepareForwardingRule(body, { ...where, urls }, this.options.destination);
-    const rule = this.withServerFields(where, prepared);
+    const { scopeWrites } = this.options;
+    const rule = this.withServerFields(where, scopeWrites?.created(prepared) ?? prepared);
     await this.retentionBefore(change.requestId);
     const result = await this.options.store.insert(where, rule, {
       ...this.recorded(where, change),
@@ -190,7 +207,9 @@ export class ForwardingRules {
       operation: (rule: ForwardingRuleJson) =>
         this.options.operations.newOperation({
           ...where,
-          operationType: change.operationType,
+          operationType:
+            this.options.scopeWrites?.operationType(rule, change.operationType) ??
+            change.operationType,
           targetLink: String(rule.selfLink),
           targetId: String(rule.id),
           user: change.principal.identity,

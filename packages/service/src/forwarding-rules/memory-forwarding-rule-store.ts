@@ -133,9 +133,25 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   }
 
   async all(): Promise<(ScopeRef & { rule: ForwardingRuleJson })[]> {
+    return this.entries();
+  }
+
+  /** Every rule with its scope, copied, at this instant (synchronously: a snapshot's read). */
+  entries(): (ScopeRef & { rule: ForwardingRuleJson })[] {
     return [...this.scopes].flatMap(([parent, collection]) =>
       collection.values().map((rule) => ({ ...scopeRefOf(parent), rule: copy(rule) })),
     );
+  }
+
+  /**
+   * Replaces every rule by these (a restore), synchronously: no request sees a part of them.
+   * The addresses they hold are taken again from them. The rules are kept as given, not
+   * copied: the store never changes a rule it holds (it copies what it hands out), and the
+   * caller gives frozen ones (a snapshot's), so many restores share them.
+   */
+  load(entries: readonly (ScopeRef & { rule: ForwardingRuleJson })[]): void {
+    this.clear();
+    for (const { rule, ...parent } of entries) this.save(parent, rule, true);
   }
 
   /** Forgets every rule (the store's reset). */
@@ -165,8 +181,8 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
     return { operation, replayed: false, rule: copy(rule) };
   }
 
-  private save(parent: ScopeRef, rule: ForwardingRuleJson): void {
-    const stored = copy(rule);
+  private save(parent: ScopeRef, rule: ForwardingRuleJson, shared = false): void {
+    const stored = shared ? rule : copy(rule);
     const region = this.rulesIn(parent);
     const replaced = region.get(rule.name);
     if (replaced) this.addressesIn(parent).remove(replaced);

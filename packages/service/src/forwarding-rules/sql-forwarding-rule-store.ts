@@ -8,7 +8,6 @@ import {
   type ScopeRef,
   scopedName,
   scopeParent,
-  scopeRefOf,
   tokenParent,
 } from '../names/resource-names.js';
 import { insertOperation, operationByRequestId } from '../operations/sql-operation-store.js';
@@ -25,6 +24,7 @@ import type {
 } from './forwarding-rule-store.js';
 import { sqlRuleInsert } from './sql-insert-batches.js';
 import { deleteRuleBatched } from './sql-rule-delete.js';
+import { readRuleEntries } from './sql-rule-image.js';
 import { scopeLock } from './sql-rule-insert.js';
 import {
   aggregatedRulesTable,
@@ -115,16 +115,7 @@ VALUES (${placeholders(row.length + 2)})`,
       ),
     listAggregated: (project, request) =>
       sql.list(aggregatedRulesTable, request, aggregatedTokenParent(project), { project }),
-    all: () =>
-      tx(async (session) => {
-        const rows = await session.query<{ parent: string; resource: string }>(
-          `SELECT parent, ${rulesTable.document}::text AS resource FROM forwarding_rules ORDER BY parent, "name"`,
-        );
-        return rows.map((r) => ({
-          ...scopeRefOf(r.parent),
-          rule: JSON.parse(r.resource) as ForwardingRuleJson,
-        }));
-      }),
+    all: () => tx(readRuleEntries),
   };
 }
 

@@ -122,6 +122,13 @@ const rows: Row[] = [
     field: 'target',
     says: 'The URL is malformed.',
   },
+  ...['T_T!', 'a b', 'p\uffff'].map((name) => ({
+    case: `a target proxy named ${JSON.stringify(name)} (Compute's naming rule)`,
+    body: alb({ target: `projects/p/global/targetHttpProxies/${name}` }),
+    status: 400,
+    field: 'target',
+    says: 'The URL is malformed.',
+  })),
   {
     case: 'a gRPC proxy with an external scheme',
     body: alb({ target: proxy('targetGrpcProxies') }),

@@ -22,6 +22,8 @@ export interface MemoryOperationStore extends OperationStore {
   replay(parent: ScopeRef, requestId: string | undefined): OperationRecord | undefined;
   /** Forgets every operation (the store's reset). */
   clear(): void;
+  /** Every operation, copied, at this instant (synchronously: a snapshot's read). */
+  records(): OperationRecord[];
 }
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -143,6 +145,7 @@ export function memoryOperationStore(pageTokens: PageTokenCodec): MemoryOperatio
       }
       return dropped;
     },
+    records: () => [...operations.values()].map(copy),
     all: async () => [...operations.values()].map(copy),
   };
 }

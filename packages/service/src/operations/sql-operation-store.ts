@@ -1,4 +1,5 @@
 import { Refusal } from '../core/refusal.js';
+import { insertRows } from '../db/sql-bulk-insert.js';
 import type { SqlBatchStatement, SqlSession } from '../db/sql-database.js';
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import { placeholders } from '../db/sql-text.js';
@@ -71,14 +72,7 @@ export function sqlOperationStore(sql: SqlStoreContext): OperationStore {
       sql.wrote('operations', expired);
       return expired;
     },
-    all: () =>
-      tx(async (session) =>
-        (
-          await session.query<OperationRow>(
-            `SELECT ${OPERATION_COLUMNS} FROM operations ORDER BY parent, "name"`,
-          )
-        ).map(operationRecord),
-      ),
+    all: () => tx(readOperationRecords),
   };
 }
 
@@ -126,6 +120,45 @@ export function operationInsert(
   ];
   const columns = `parent, ${operationsTable.insertColumns.join(', ')}, meta, request_id, done_at, version`;
   return { columns, values };
+}
+
+/**
+ * Every operation, read in the caller's transaction (a snapshot's).
+ *
+ * @example
+ * ```ts
+ * const operations = await readOperationRecords(session);
+ * ```
+ */
+export async function readOperationRecords(session: SqlSession): Promise<OperationRecord[]> {
+  const rows = await session.query<OperationRow>(
+    `SELECT ${OPERATION_COLUMNS} FROM operations ORDER BY parent, "name"`,
+  );
+  return rows.map(operationRecord);
+}
+
+/**
+ * Writes operations as given, versions kept, into a table the caller emptied (a restore's).
+ *
+ * @example
+ * ```ts
+ * await writeOperationRecords(session, image.operations);
+ * ```
+ */
+export async function writeOperationRecords(
+  session: SqlSession,
+  records: readonly OperationRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  const rows = records.map(({ project, region, version, ...added }) => {
+    const { values } = operationInsert(
+      region === undefined ? { project } : { project, region },
+      added,
+    );
+    return [...values.slice(0, -1), String(version)];
+  });
+  const { columns } = operationInsert(records[0]!, records[0]!);
+  await insertRows(session, 'operations', columns.split(', '), rows);
 }
 
 /** The record of an operation just inserted (version 1). */

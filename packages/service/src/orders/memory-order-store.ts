@@ -15,7 +15,13 @@ const orderKey = (packageName: string, orderId: string) => `${packageName}\u0000
  * await orders.put(order);
  * ```
  */
-export function memoryOrderStore(): OrderStore & { clear(): void } {
+export function memoryOrderStore(): OrderStore & {
+  clear(): void;
+  /** Every order, copied, at this instant (synchronously: a snapshot's read). */
+  entries(): OrderState[];
+  /** Replaces every order by these, synchronously (a restore). */
+  load(orders: readonly OrderState[]): void;
+} {
   const orders = new Map<string, OrderState>();
   return {
     put: async (order) => {
@@ -41,6 +47,12 @@ export function memoryOrderStore(): OrderStore & { clear(): void } {
       return copy(refunded);
     },
     all: async () => [...orders.values()].map(copy),
+    entries: () => [...orders.values()].map(copy),
+    load: (loaded) => {
+      orders.clear();
+      for (const order of loaded)
+        orders.set(orderKey(order.packageName, order.orderId), copy(order));
+    },
     clear: () => orders.clear(),
   };
 }

@@ -1,9 +1,7 @@
 import type { EmulatorStateStore } from './state-store.js';
 
-const copy = <T>(value: T): T => structuredClone(value);
-
 /**
- * The emulator's settings and request log in this process's memory.
+ * The emulator's settings in this process's memory.
  *
  * @example
  * ```ts
@@ -11,9 +9,14 @@ const copy = <T>(value: T): T => structuredClone(value);
  * await state.set('clockOffsetMs', 60_000);
  * ```
  */
-export function memoryStateStore(): EmulatorStateStore & { clear(): void } {
+export function memoryStateStore(): EmulatorStateStore & {
+  clear(): void;
+  /** Every setting by key, at this instant (synchronously: a snapshot's read). */
+  entries(): Record<string, unknown>;
+  /** Replaces every setting by these, synchronously (a restore). */
+  load(entries: Readonly<Record<string, unknown>>): void;
+} {
   const settings = new Map<string, string>();
-  let requestLog: Record<string, unknown>[] = [];
   return {
     get: async <T>(key: string) => {
       const text = settings.get(key);
@@ -22,14 +25,12 @@ export function memoryStateStore(): EmulatorStateStore & { clear(): void } {
     set: async (key, value) => {
       settings.set(key, JSON.stringify(value));
     },
-    appendRequest: async (entry, capacity) => {
-      requestLog.push(copy(entry));
-      if (requestLog.length > capacity) requestLog = requestLog.slice(-capacity);
-    },
-    requests: async () => requestLog.map(copy),
-    clear: () => {
+    entries: () =>
+      Object.fromEntries([...settings].map(([key, text]) => [key, JSON.parse(text) as unknown])),
+    load: (entries) => {
       settings.clear();
-      requestLog = [];
+      for (const [key, value] of Object.entries(entries)) settings.set(key, JSON.stringify(value));
     },
+    clear: () => settings.clear(),
   };
 }

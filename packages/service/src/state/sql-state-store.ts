@@ -1,15 +1,17 @@
+import { insertRows } from '../db/sql-bulk-insert.js';
+import type { SqlSession } from '../db/sql-database.js';
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import type { EmulatorStateStore } from './state-store.js';
 
 /**
- * The emulator's settings and request log in PostgreSQL, shared by every process on it.
+ * The emulator's settings in PostgreSQL, shared by every process on it.
  *
  * @example
  * ```ts
  * const state = sqlStateStore(sqlStoreContext(db, statistics, { pageTokens }));
  * ```
  */
-export function sqlStateStore({ tx }: SqlStoreContext): EmulatorStateStore {
+export function sqlStateStore({ tx, writeTx }: SqlStoreContext): EmulatorStateStore {
   return {
     get: <T>(key: string) =>
       tx(async (session) => {
@@ -20,31 +22,47 @@ export function sqlStateStore({ tx }: SqlStoreContext): EmulatorStateStore {
         return rows[0] ? (JSON.parse(rows[0].value) as T) : undefined;
       }),
     set: (key, value) =>
-      tx(async (session) => {
+      writeTx([], async (session) => {
         await session.query(
           `INSERT INTO emulator_settings (key, value) VALUES ($1, $2)
 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
           [key, JSON.stringify(value)],
         );
       }),
-    appendRequest: (entry, capacity) =>
-      tx(async (session) => {
-        const rows = await session.query<{ seq: string }>(
-          'INSERT INTO request_log (entry) VALUES ($1) RETURNING seq::text AS seq',
-          [JSON.stringify(entry)],
-        );
-        await session.query('DELETE FROM request_log WHERE seq <= $1::bigint - $2::bigint', [
-          rows[0]!.seq,
-          String(Math.max(0, Math.floor(capacity))),
-        ]);
-      }),
-    requests: () =>
-      tx(async (session) =>
-        (
-          await session.query<{ entry: string }>(
-            'SELECT entry::text AS entry FROM request_log ORDER BY seq',
-          )
-        ).map((r) => JSON.parse(r.entry) as Record<string, unknown>),
-      ),
   };
+}
+
+/**
+ * Every setting by key, read in the caller's transaction (a snapshot's).
+ *
+ * @example
+ * ```ts
+ * const settings = await readSettings(session);
+ * ```
+ */
+export async function readSettings(session: SqlSession): Promise<Record<string, unknown>> {
+  const rows = await session.query<{ key: string; value: string }>(
+    'SELECT key, value::text AS value FROM emulator_settings ORDER BY key',
+  );
+  return Object.fromEntries(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
+}
+
+/**
+ * Writes settings into a table the caller emptied (a restore's).
+ *
+ * @example
+ * ```ts
+ * await writeSettings(session, image.settings);
+ * ```
+ */
+export function writeSettings(
+  session: SqlSession,
+  settings: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  return insertRows(
+    session,
+    'emulator_settings',
+    ['key', 'value'],
+    Object.entries(settings).map(([key, value]) => [key, JSON.stringify(value)]),
+  );
 }

@@ -1,5 +1,6 @@
 /**
- * The emulator's own state: settings (clock offset, operation policy, faults) and the request log.
+ * The emulator's own state: its settings (clock offset, operation policy, faults). The request
+ * log is not here: each process keeps its own in memory (`http/request-log.ts`).
  *
  * @example
  * ```ts
@@ -11,8 +12,4 @@ export interface EmulatorStateStore {
   /** A setting as JSON, or undefined. */
   get<T>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown): Promise<void>;
-  /** Appends to the request log, keeping the newest `capacity` entries. */
-  appendRequest(entry: Readonly<Record<string, unknown>>, capacity: number): Promise<void>;
-  /** The request log, oldest first. */
-  requests(): Promise<Record<string, unknown>[]>;
 }

@@ -3,6 +3,7 @@ import { MemoryForwardingRuleStore } from '../forwarding-rules/memory-forwarding
 import { memoryOperationStore } from '../operations/memory-operation-store.js';
 import { memoryOrderStore } from '../orders/memory-order-store.js';
 import { memoryStateStore } from '../state/memory-state-store.js';
+import { memorySnapshotShelf } from './snapshot-shelf.js';
 import type { EmulatorStore } from './store.js';
 
 /**
@@ -40,6 +41,23 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
     operations,
     orders,
     state,
+    snapshots: memorySnapshotShelf(),
+    // Each part is read, and replaced, synchronously: no request runs in between.
+    capture: async () => ({
+      rules: rules.entries(),
+      operations: operations.records(),
+      orders: orders.entries(),
+      settings: state.entries(),
+    }),
+    replace: async (image) => {
+      rules.load(image.rules);
+      operations.clear();
+      for (const { project, region, version, ...added } of image.operations) {
+        operations.record(region === undefined ? { project } : { project, region }, added, version);
+      }
+      orders.load(image.orders);
+      state.load(image.settings);
+    },
     reset: async () => {
       for (const part of [rules, operations, orders, state]) part.clear();
     },

@@ -7,6 +7,8 @@ import { sqlOperationStore } from '../operations/sql-operation-store.js';
 import { sqlOrderStore } from '../orders/sql-order-store.js';
 import { sqlStateStore } from '../state/sql-state-store.js';
 import { migrate } from './migrations.js';
+import { sqlSnapshotShelf } from './sql-snapshot-shelf.js';
+import { captureSqlState, replaceSqlState } from './sql-store-image.js';
 import type { EmulatorStore } from './store.js';
 
 /**
@@ -54,10 +56,13 @@ export async function openSqlStore(
     operations: sqlOperationStore(sql),
     orders: sqlOrderStore(sql),
     state: sqlStateStore(sql),
+    snapshots: sqlSnapshotShelf(sql),
+    capture: () => captureSqlState(sql),
+    replace: (image) => replaceSqlState(sql, image),
     reset: () =>
       sql.tx(async (session) => {
         await session.query(
-          'TRUNCATE forwarding_rules, address_pool_cursors, address_pool_freed, operations, orders, emulator_settings, request_log',
+          'TRUNCATE forwarding_rules, address_pool_cursors, address_pool_freed, operations, orders, emulator_settings',
         );
       }),
     close: async () => {

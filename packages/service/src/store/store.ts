@@ -2,6 +2,8 @@ import type { ForwardingRuleStore } from '../forwarding-rules/forwarding-rule-st
 import type { OperationStore } from '../operations/operation-store.js';
 import type { OrderStore } from '../orders/order-store.js';
 import type { EmulatorStateStore } from '../state/state-store.js';
+import type { SnapshotShelf } from './snapshot-shelf.js';
+import type { StoreImage } from './store-image.js';
 
 // The emulator's store is the per-resource stores composed; each resource's port sits in its
 // folder beside its memory and SQL implementations. Re-exported here for the public API.
@@ -26,6 +28,8 @@ export type {
 } from '../operations/operation-store.js';
 export type { OrderStore } from '../orders/order-store.js';
 export type { EmulatorStateStore } from '../state/state-store.js';
+export type { SnapshotInfo, SnapshotLimits, SnapshotShelf } from './snapshot-shelf.js';
+export type { StoreImage } from './store-image.js';
 
 /**
  * Everything the emulator keeps, behind one contract (memory, PGlite or PostgreSQL).
@@ -46,7 +50,21 @@ export interface EmulatorStore {
   readonly operations: OperationStore;
   readonly orders: OrderStore;
   readonly state: EmulatorStateStore;
-  /** Forgets everything (the control plane's reset). */
+  /** The named snapshots kept with the store (a reset leaves them). */
+  readonly snapshots: SnapshotShelf;
+  /**
+   * Everything the store holds at one instant: no write is seen in part, whatever runs
+   * concurrently (memory: one synchronous read; SQL: one REPEATABLE READ transaction).
+   */
+  capture(): Promise<StoreImage>;
+  /**
+   * Replaces everything the store holds by an image, atomically: a concurrent read sees the old
+   * state or the new, and a write in flight lands before the replacement (and is undone by it)
+   * or after it (memory: one synchronous step; SQL: one transaction that waits for the writes
+   * in flight and holds new ones back).
+   */
+  replace(image: StoreImage): Promise<void>;
+  /** Forgets everything (the control plane's reset); the snapshots stay. */
   reset(): Promise<void>;
   /** Releases connections and locks. */
   close(): Promise<void>;

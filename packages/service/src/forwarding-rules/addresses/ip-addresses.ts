@@ -63,6 +63,9 @@ export function rangesOverlap(a: IpRange, b: IpRange): boolean {
     : (a.address as ipaddr.IPv6).match(b.address as ipaddr.IPv6, bits);
 }
 
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const DOTTED_QUAD = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+
 /**
  * The canonical text of a literal `IPAddress`: an IPv4 address as given (ranges are not
  * addresses), an IPv6 address or range in RFC 5952 form; undefined when it is neither.
@@ -74,6 +77,9 @@ export function rangesOverlap(a: IpRange, b: IpRange): boolean {
  */
 export function canonicalAddress(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
+  // The common case without a parser: a dotted quad with no leading zeros is its own canonical
+  // text (every stored rule's address passes here on a restore).
+  if (DOTTED_QUAD.test(value)) return value;
   const range = parseRange(value);
   if (!range) return undefined;
   if (range.address.kind() === 'ipv4') return value.includes('/') ? undefined : value;

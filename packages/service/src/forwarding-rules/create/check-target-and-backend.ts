@@ -2,7 +2,7 @@
 import type { BodyReader } from './body-reader.js';
 import type { NameAndEnums } from './check-name-region-enums.js';
 import { invalid } from './errors.js';
-import { GOOGLE_APIS_BUNDLES } from './patterns-and-limits.js';
+import { GOOGLE_APIS_BUNDLES, wellFormedReference } from './patterns-and-limits.js';
 import { type Reference, readReference, referenceRegion } from './reference-paths.js';
 import { type Kind, PROTOCOLS, type Scheme, TARGET_TYPES } from './rule-kinds.js';
 
@@ -128,7 +128,9 @@ export function checkTierAndProtocol(
 
 /**
  * The rule's `target` as a reference, in either scope: undefined when there is none or it names
- * a Google APIs bundle; a malformed URL is refused here, in one wording for both scopes.
+ * a Google APIs bundle; a malformed URL is refused here, in one wording for both scopes. A
+ * reference is malformed, as Compute answers it, when it has not the shape of one or when one
+ * of its segments breaks the naming rule (`T_T!`, `a b`: `wellFormedReference`).
  */
 export function readTarget(
   targetText: string | undefined,
@@ -137,7 +139,7 @@ export function readTarget(
 ): Reference | undefined {
   if (targetText === undefined || googleApis) return undefined;
   const targetRef = readReference(targetText, project);
-  if (!targetRef) {
+  if (!targetRef || !wellFormedReference(targetRef)) {
     throw invalid(
       'target',
       targetText,
