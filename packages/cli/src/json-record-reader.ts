@@ -418,6 +418,10 @@ export class JsonRecordReader {
   // --- captures ------------------------------------------------------------------------------
 
   private saveChunkEnd(chunk: Buffer): void {
+    const top = this.top;
+    if (top && !this.streamingList && top.bytes + chunk.length - top.from > HOLD_BYTES) {
+      this.commit(chunk.length, true);
+    }
     for (const capture of [this.top, this.element, this.key]) {
       if (!capture) continue;
       if (capture.from < chunk.length) {
@@ -425,17 +429,20 @@ export class JsonRecordReader {
         capture.bytes += chunk.length - capture.from;
       }
       capture.from = 0;
-      if (capture.bytes > this.options.limits.maxRecordBytes) {
-        throw recordTooLarge(`${this.file}:${capture.line}:${capture.column}`, this.options.limits);
-      }
+      this.checkSize(capture, capture.bytes);
     }
-    if (this.top && !this.streamingList && this.top.bytes > HOLD_BYTES)
-      this.commit(chunk.length, true);
+  }
+
+  private checkSize(capture: Capture, bytes: number): void {
+    if (bytes > this.options.limits.maxRecordBytes) {
+      throw recordTooLarge(`${this.file}:${capture.line}:${capture.column}`, this.options.limits);
+    }
   }
 
   /** The bytes of `capture` up to index `end` of the current chunk. */
   private take(capture: Capture, end: number): Buffer {
     const tail = this.chunk.subarray(capture.from, end);
+    this.checkSize(capture, capture.bytes + tail.length);
     return capture.pieces.length === 0 ? tail : Buffer.concat([...capture.pieces, tail]);
   }
 
@@ -510,8 +517,7 @@ export class JsonRecordReader {
       this.element = {
         pieces: [held.subarray(candidate.open.start)],
         bytes: held.length - candidate.open.start,
-        // At a chunk's end the next part of the element starts the next chunk.
-        from: end === this.chunk.length ? 0 : end,
+        from: end,
         line: candidate.open.line,
         column: candidate.open.column,
       };
