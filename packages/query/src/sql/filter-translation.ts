@@ -318,7 +318,9 @@ function compare(
 ): Translation {
   const { params } = context;
   const steps = field.steps;
-  if (operand.kind === 'presence') return onPath(steps, context, (src) => presence(src, context));
+  if (operand.kind === 'presence') {
+    return onPath(steps, context, (src) => presence(src, field.type, context));
+  }
   if (operand.kind === 'key') {
     if (!isStorableText(operand.value)) return RESIDUAL;
     return onPath(steps, context, (src) => {
@@ -332,16 +334,12 @@ function compare(
     const inner = operand.element;
     return onPath(steps, context, (src) => {
       if (src.kind !== 'json') return undefined;
-      if (inner.kind === 'string' && !hasWildcard(inner.value, inner.literalStars)) {
-        if (!isStorableText(inner.value)) return undefined;
-        // Containment: a GIN index on the column answers it.
-        return `${src.expr} @> ${params.add(JSON.stringify([inner.value]), 'jsonb')}`;
-      }
       const alias = `e${++context.aliases.count}`;
+      // As in memory: a string element under `:` contains the text (LIKE), others are equal.
       const test = leaf(
         { kind: 'json', expr: `${alias}.v`, guards: [], defaultable: false },
         element,
-        '=',
+        element.kind === 'string' ? ':' : '=',
         inner,
         context,
       );
@@ -377,12 +375,12 @@ function compare(
 }
 
 /** The JSON values the in-memory `isPresent` reads as unset (an absent value is NULL). */
-const ABSENT_JSON = ['""', '"0"', '0', 'false', '[]', '{}', 'null']
-  .map((v) => `'${v}'::jsonb`)
-  .join(', ');
+const ABSENT_JSON = ['""', '0', 'false', '[]', '{}', 'null'].map((v) => `'${v}'::jsonb`).join(', ');
+/** An int64 field also writes its default as the JSON string "0". */
+const ABSENT_INT64_JSON = `${ABSENT_JSON}, '"0"'::jsonb`;
 
 /** Proto3 presence of a `jsonb` value, as the in-memory `isPresent`. */
-function presence(src: Source, context: TranslationContext): string | undefined {
+function presence(src: Source, type: FieldType, context: TranslationContext): string | undefined {
   let x: string;
   if (src.kind === 'json') x = src.expr;
   else {
@@ -393,7 +391,8 @@ function presence(src: Source, context: TranslationContext): string | undefined 
   }
   // One `<> ALL` over the absent values evaluates x once per row (a CASE over jsonb_typeof read
   // it up to three times, each a walk of the document, and with a json document each a parse).
-  return `COALESCE(${x} NOT IN (${ABSENT_JSON}), false)`;
+  const absent = type.kind === 'int64' ? ABSENT_INT64_JSON : ABSENT_JSON;
+  return `COALESCE(${x} NOT IN (${absent}), false)`;
 }
 
 /** One comparison of a scalar value with a typed operand; undefined when it cannot push down. */
