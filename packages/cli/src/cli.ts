@@ -1,7 +1,7 @@
 // `listkit`: Google-style list filters for any JSON (`filter`), and the emulator (`serve`).
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
-import { type ConformCommandOptions, runConform } from './conform/conform-command.js';
+import type { ConformCommandOptions } from './conform/conform-command.js';
 import { protectFilter, unprotectFilter } from './filter-argument.js';
 import { type FilterOptions, type OutputFormat, runFilter } from './filter-command.js';
 import { DEFAULT_LIMITS, MAX_DEPTH_CEILING } from './input-limits.js';
@@ -256,6 +256,8 @@ ${CONFORM_EXIT_CODES}`,
       seed: opts.seed as number,
       json: Boolean(opts.json),
     };
+    // Loaded only for this command: `listkit filter` starts without it.
+    const { runConform } = await import('./conform/conform-command.js');
     process.exitCode = await runConform(url, options, {
       write: (text) => write(text),
       error: (line) => console.error(line),

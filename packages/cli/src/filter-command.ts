@@ -14,7 +14,6 @@ import {
   type SchemaWarning,
   type SortKey,
 } from '@listkit/query';
-import { planListQuery, sqlTable } from '@listkit/query/sql';
 import { CliError, EXIT } from './cli-error.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type Cursor, inputOrderPage, orderedPage, type PageSelection } from './page-selection.js';
@@ -31,6 +30,8 @@ import { describeValue, guardRecord } from './schema-guard.js';
 import { StreamOutput } from './stream-output.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'table' | 'count';
+
+let sqlPlanner: typeof import('@listkit/query/sql') | undefined;
 
 export interface FilterOptions {
   orderBy?: string;
@@ -110,6 +111,8 @@ export async function runFilter(
   io: Io,
 ): Promise<number> {
   refuseCountedPages(options);
+  // The SQL planner is loaded only for --sql: the other runs start without it.
+  if (options.sql) sqlPlanner ??= await import('@listkit/query/sql');
   const warn = (w: SchemaWarning) =>
     io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
   const inputs = files.length > 0 ? files : ['-'];
@@ -365,6 +368,7 @@ function prepare(
     : undefined;
   if (options.explain) return `${formatExplanation(explainFilter(compiled.checked, filter))}\n`;
   if (options.sql) {
+    const { planListQuery, sqlTable } = sqlPlanner!;
     const table = sqlTable(schema, { table: 'resources' });
     const plan = planListQuery(table, {
       filter: compiled,
