@@ -193,10 +193,13 @@ class FilterRun {
    */
   tryBegin(final: boolean): boolean {
     if (this.query || this.printed !== undefined || this.sample.length === 0) return true;
+    // Warnings wait until this sample is the one used (a later, larger one may not have them).
+    const warnings: SchemaWarning[] = [];
     const choice = schemaFromSample(
       this.sample.map((s) => s.record),
       this.options.key,
-      final ? this.warn : () => undefined,
+      (warning) => warnings.push(warning),
+      { numbersAsDoubles: true },
     );
     try {
       this.begin(choice);
@@ -204,8 +207,10 @@ class FilterRun {
       const waiting =
         !final && error instanceof CliError && /unknown field|has no field/.test(error.message);
       if (waiting) return true;
+      for (const warning of warnings) this.warn(warning);
       throw error;
     }
+    for (const warning of warnings) this.warn(warning);
     if (this.printed !== undefined) return false;
     const held = this.sample;
     this.sample = [];

@@ -80,13 +80,16 @@ export function schemaFromFile(
 
 /**
  * A schema from sample records. Fields whose records disagree are left out (with a warning);
- * data with no usable key is keyed by input position.
+ * data with no usable key is keyed by input position. With `numbersAsDoubles` (listkit filter),
+ * numbers are doubles whatever the sample held ({@link numbersAsDoubles}).
  */
 export function schemaFromSample(
   sample: readonly object[],
   key: string | undefined,
   warn: (warning: SchemaWarning) => void,
+  options: { numbersAsDoubles?: boolean } = {},
 ): SchemaChoice {
+  const numbers = options.numbersAsDoubles ? numbersAsDoubles : (schema: ResourceSchema) => schema;
   const warnings: SchemaWarning[] = [];
   try {
     const schema = inferSchema(sample, {
@@ -95,7 +98,7 @@ export function schemaFromSample(
       ...(key ? { key } : {}),
     });
     for (const warning of warnings) warn(warning);
-    return { schema: numbersAsDoubles(schema), keyedByPosition: false };
+    return { schema: numbers(schema), keyedByPosition: false };
   } catch (error) {
     if (!(error instanceof SchemaSourceError)) throw error;
     if (error.code !== 'invalid_option' || key !== undefined || sample.length === 0) {
@@ -110,7 +113,7 @@ export function schemaFromSample(
     warnings: fresh,
   });
   for (const warning of fresh) warn(warning);
-  return { schema: numbersAsDoubles(schema), keyedByPosition: true };
+  return { schema: numbers(schema), keyedByPosition: true };
 }
 
 /**
