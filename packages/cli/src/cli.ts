@@ -305,6 +305,10 @@ try {
         : `listkit: ${error.message}`,
     );
     process.exitCode = error.status;
+  } else if (error instanceof RangeError && /call stack/.test(error.message)) {
+    // A safety net: --max-depth keeps input within the stack, but a message beats a stack trace.
+    console.error('listkit: the input is nested too deep for this process; lower --max-depth');
+    process.exitCode = EXIT.input;
   } else {
     throw error;
   }

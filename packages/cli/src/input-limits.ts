@@ -26,7 +26,7 @@ export const MIB = 1024 * 1024;
 export const DEFAULT_LIMITS: InputLimits = { maxRecordBytes: 64 * MIB, maxDepth: 512 };
 
 /** The most `--max-depth` may raise the nesting bound to (deeper values overflow the stack). */
-export const MAX_DEPTH_CEILING = 2000;
+export const MAX_DEPTH_CEILING = 1000;
 
 /** `bytes` as "64 MiB" (or plain bytes below a MiB), for messages. */
 export function formatBytes(bytes: number): string {
