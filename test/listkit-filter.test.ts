@@ -295,14 +295,19 @@ describe('listkit filter refuses bad input clearly', () => {
     }
   });
 
-  it('malformed NDJSON names file, line and column and prints nothing', async () => {
+  it('malformed NDJSON names file, line and column; --atomic then prints nothing', async () => {
     const lines = ndjson.split('\n');
     lines.splice(3, 0, '{"name": "x", oops}');
     const path = file('bad.ndjson', lines.join('\n'));
     const run = await listkit(['filter', '', path]);
     expect(run.status).toBe(1);
-    expect(run.stdout).toBe('');
+    // Streaming: the three records before the bad line were written as they were read.
+    expect(names(run.stdout)).toEqual(['web-00', 'web-01', 'web-02']);
     expect(run.stderr).toMatch(new RegExp(`${path}:4:15: malformed JSON`));
+    const atomic = await listkit(['filter', '', path, '--atomic']);
+    expect(atomic.status).toBe(1);
+    expect(atomic.stdout).toBe('');
+    expect(atomic.stderr).toBe(run.stderr);
 
     const kept = await listkit(['filter', '', path, '--keep-going']);
     expect(kept.status).toBe(0);
@@ -699,32 +704,60 @@ describe('listkit filter reads any input in bounded memory, with located errors'
   }, 120_000);
 
   it('names the exact line and column of malformed input, and accepts a byte-order mark', async () => {
-    const cases: [string, string][] = [
+    const cases: [string, string, string?][] = [
       ['xx\n', '<stdin>:1:1: malformed JSON: unexpected "x"'],
-      ['{"a":1}\n{"a":}\n', '<stdin>:2:6: malformed JSON: expected a value, found "}"'],
-      ['{"a":1}\n{"a":tru, "b": 2}\n', '<stdin>:2:9: malformed JSON: unexpected "," in true'],
+      // Streaming, the records before the error are written (the third element).
+      [
+        '{"a":1}\n{"a":}\n',
+        '<stdin>:2:6: malformed JSON: expected a value, found "}"',
+        '{"a":1}\n',
+      ],
+      [
+        '{"a":1}\n{"a":tru, "b": 2}\n',
+        '<stdin>:2:9: malformed JSON: unexpected "," in true',
+        '{"a":1}\n',
+      ],
       [
         '[{"a":1},\n  {"a":2,}]',
         '<stdin>:2:10: malformed JSON: expected a double-quoted property name, found "}"',
+        '{"a":1}\n',
       ],
       [
         '\ufeff[{"a":1},\n  {"a":2,,}]',
         '<stdin>:2:10: malformed JSON: expected a double-quoted property name, found ","',
+        '{"a":1}\n',
       ],
       [
         '\ufeff{"a":1}\n{"a" 2}\n',
         '<stdin>:2:6: malformed JSON: expected \':\' after a property name, found "2"',
+        '{"a":1}\n',
       ],
       [
         '{"a":"x\n"}\n',
         '<stdin>:1:8: malformed JSON: a line break inside a string (the string is not closed)',
       ],
+      [
+        '[{"a":1},\n{"a":',
+        '<stdin>:2:6: malformed JSON: unexpected end of input: the value begun at 2:1 is not closed',
+        '{"a":1}\n',
+      ],
+      ['[{"a":1},]', '<stdin>:1:10: malformed JSON: unexpected "]" after a comma', '{"a":1}\n'],
+      [
+        '[{"a":1},,{"a":2}]',
+        '<stdin>:1:10: malformed JSON: unexpected "," where a record should be',
+        '{"a":1}\n',
+      ],
+      [
+        '[{"a":1}{"a":2}]',
+        "<stdin>:1:9: malformed JSON: expected ',' or ']' between records",
+        '{"a":1}\n',
+      ],
     ];
-    for (const [input, message] of cases) {
+    for (const [input, message, written = ''] of cases) {
       const run = await listkit(['filter', ''], input);
       expect(run.status, input).toBe(1);
       expect(run.stderr, input).toBe(`listkit: ${message}\n`);
-      expect(run.stdout).toBe('');
+      expect(run.stdout).toBe(written);
     }
     for (const input of [
       '\ufeff[{"a":1},{"a":2}]',

@@ -127,8 +127,18 @@ export async function runFilter(
   } catch (error) {
     // Streaming, the matches of the records read before the error are written; --atomic
     // writes nothing.
-    if (run.output instanceof StreamOutput) await run.output.flush();
-    else run.output.discard();
+    if (run.output instanceof StreamOutput) {
+      // Records still in the sample were read before the error too: they are matched and
+      // written (a problem with the filter itself gives way to the input's error).
+      try {
+        run.tryBegin(true);
+      } catch {
+        run.output.discard();
+      }
+      await run.output.flush();
+    } else {
+      run.output.discard();
+    }
     throw error;
   }
   return run.finish(paging);

@@ -67,6 +67,8 @@ interface Candidate {
   elements: { start: number; end: number; line: number; column: number }[];
   open: { start: number; line: number; column: number } | undefined;
   valid: boolean;
+  /** An element ended and no comma followed yet. */
+  needComma: boolean;
 }
 
 function countContinuation(chunk: Buffer, from: number, to: number): number {
@@ -188,9 +190,13 @@ export class JsonRecordReader {
     }
     if (this.inString || this.depth > 0) {
       const open = this.top ?? this.element;
-      throw this.malformed(
-        'unexpected end of input',
-        open ? `: the value begun at ${open.line}:${open.column} is not closed` : '',
+      // Every chunk is counted: the end's column is the bytes since the line began, less the
+      // continuation bytes of multi-byte characters.
+      const column = this.base - this.lineStart - this.lineContinuation + 1;
+      const detail = open ? `: the value begun at ${open.line}:${open.column} is not closed` : '';
+      throw new CliError(
+        `${this.file}:${this.line}:${column}: malformed JSON: unexpected end of input${detail}`,
+        EXIT.input,
       );
     }
   }
@@ -255,12 +261,7 @@ export class JsonRecordReader {
         if (!this.close(c, i)) return -1;
         i++;
       } else if (c === COMMA) {
-        if (this.depth === 0) throw this.malformed(`unexpected ${showChar(',', 0)}`, '', i);
-        if (this.depth === 1 && !this.topIsArray) this.expectKey = true;
-        if (this.depth === this.elementDepth) {
-          this.afterComma = true;
-          this.needComma = false;
-        }
+        this.comma(i);
         i++;
       } else if (c === COLON) {
         i++;
@@ -270,6 +271,19 @@ export class JsonRecordReader {
       }
     }
     return i;
+  }
+
+  /** A comma: the next key of a top-level object, or between two records (never before one). */
+  private comma(i: number): void {
+    if (this.depth === 0) throw this.malformed(`unexpected ","`, '', i);
+    if (this.depth === 1 && !this.topIsArray) this.expectKey = true;
+    if (this.depth === this.elementDepth) {
+      if (!this.needComma) throw this.malformed(`unexpected "," where a record should be`, '', i);
+      this.afterComma = true;
+      this.needComma = false;
+    } else if (this.depth === 2 && this.candidate) {
+      this.candidate.needComma = false;
+    }
   }
 
   /** Checks the first byte of a scalar: records are objects, and the top level holds records. */
@@ -392,7 +406,7 @@ export class JsonRecordReader {
     if (this.depth === 0 || this.stack[this.depth - 1] !== expected) {
       throw this.malformed(`unexpected ${JSON.stringify(String.fromCharCode(c))}`, '', i);
     }
-    if (c === CLOSE_ARRAY && this.depth === this.elementDepth + 1 && this.afterComma) {
+    if (c === CLOSE_ARRAY && this.depth === this.elementDepth && this.afterComma) {
       throw this.malformed(`unexpected "]" after a comma`, '', i);
     }
     this.depth--;
@@ -404,6 +418,7 @@ export class JsonRecordReader {
     } else if (this.candidate && this.depth === 2 && this.candidate.open) {
       this.candidate.elements.push({ ...this.candidate.open, end: this.heldOffset(i + 1) });
       this.candidate.open = undefined;
+      this.candidate.needComma = true;
     } else if (this.candidate && this.depth === 1) {
       this.candidate = undefined;
     }
@@ -465,6 +480,7 @@ export class JsonRecordReader {
       this.elementDepth = 1;
       this.itemIndex = 0;
       this.needComma = false;
+      this.afterComma = false;
       this.top = undefined;
       return;
     }
@@ -488,7 +504,7 @@ export class JsonRecordReader {
     const isRecords =
       wanted !== undefined ? key === wanted : key === 'items' || this.metadataBeforeCurrent;
     if (!isRecords) return;
-    this.candidate = { key, elements: [], open: undefined, valid: true };
+    this.candidate = { key, elements: [], open: undefined, valid: true, needComma: false };
     if (wanted !== undefined || this.top.bytes > HOLD_BYTES) this.commit(i + 1, false);
   }
 
@@ -512,7 +528,7 @@ export class JsonRecordReader {
         return;
       }
     }
-    this.needComma = false;
+    this.needComma = candidate.needComma;
     if (candidate.open) {
       this.element = {
         pieces: [held.subarray(candidate.open.start)],
