@@ -376,16 +376,7 @@ describe('listkit filter memory', () => {
     child.stdout.on('data', (d) => {
       stdout += d;
     });
-    let peak = 0;
-    const readPeak = () => {
-      try {
-        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-        peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0));
-      } catch {
-        // exited
-      }
-    };
-    const poll = setInterval(readPeak, 50);
+    const rss = watchPeakRss(child.pid);
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     const batch = 10_000;
     for (let start = 0; start < lines; start += batch) {
@@ -393,15 +384,15 @@ describe('listkit filter memory', () => {
       for (let i = start; i < start + batch; i++) {
         text += `{"name":"r${i}","labels":{"env":"${i % 7 === 0 ? 'prod' : 'dev'}"},"size":${i % 1000},"createTime":"2025-01-01T00:00:00Z","note":"${'n'.repeat(40)}"}\n`;
       }
-      readPeak();
+      rss.read();
       if (!child.stdin.write(text)) await new Promise((r) => child.stdin.once('drain', r));
     }
-    readPeak();
+    rss.read();
     child.stdin.end();
     const status = await closed;
-    clearInterval(poll);
+    const peakMiB = rss.stop();
     expect(status).toBe(0);
-    return { stdout, peakMiB: peak / 1024 };
+    return { stdout, peakMiB };
   }
 
   // Three million records (about 400 MB): held in memory they would take gigabytes.
@@ -590,28 +581,19 @@ describe('listkit filter streams', () => {
     child.stderr.on('data', (d) => {
       stderr += d;
     });
-    let peak = 0;
-    const readPeak = () => {
-      try {
-        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-        peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0));
-      } catch {
-        // exited
-      }
-    };
+    const rss = watchPeakRss(child.pid);
     // The reader stalls until the producer has written all it will (its pipe then blocks).
     await new Promise((r) => setTimeout(r, 3000));
-    readPeak();
+    rss.read();
     let lines = 0;
     child.stdout.on('data', (d: Buffer) => {
       for (const byte of d) if (byte === 0x0a) lines++;
-      readPeak();
     });
     const status = await new Promise((resolve) => child.on('close', resolve));
     expect(status).toBe(0);
     expect(lines).toBe(2_500_000);
     expect(stderr).toBe('');
-    expect(peak / 1024).toBeLessThan(160);
+    expect(rss.stop()).toBeLessThan(160);
   }, 300_000);
 });
 
@@ -626,21 +608,35 @@ async function bounded(args: string[], input: string | Buffer): Promise<Run & { 
   child.stderr.on('data', (d) => {
     stderr += d;
   });
+  const rss = watchPeakRss(child.pid);
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(input);
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { status, stdout, stderr, peakMiB: rss.stop() };
+}
+
+/**
+ * The peak RSS (VmHWM, from /proc) of process `pid`, read every 50 ms and on `read()`; `stop()`
+ * ends the polling and gives the peak in MiB.
+ */
+function watchPeakRss(pid: number | undefined) {
   let peak = 0;
-  const readPeak = () => {
+  const read = () => {
     try {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0));
     } catch {
       // exited
     }
   };
-  const poll = setInterval(readPeak, 50);
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(input);
-  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearInterval(poll);
-  return { status, stdout, stderr, peakMiB: peak / 1024 };
+  const poll = setInterval(read, 50);
+  return {
+    read,
+    stop: () => {
+      clearInterval(poll);
+      return peak / 1024;
+    },
+  };
 }
 
 describe('listkit filter reads any input in bounded memory, with located errors', () => {
