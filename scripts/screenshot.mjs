@@ -58,8 +58,6 @@ try {
     .locator('> .node-row')
     .click();
   await page.locator('#results tbody tr').first().locator('button').click();
-  // The "Tracing …" confirmation would cover the Why panel.
-  await page.locator('#notices').evaluate((notices) => notices.replaceChildren());
   await page.screenshot({ path: output, fullPage: true });
   console.log(`wrote ${output} (${statSync(output).size} bytes)`);
 } finally {

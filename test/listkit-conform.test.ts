@@ -1,7 +1,6 @@
 // `listkit conform` as users run it: the real command as a child process against the emulator,
 // which passes every check, and against stand-in servers each with one bug, which fail the check
 // meant to catch it.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,15 +10,10 @@ import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServiceModule } from './support/bundle-service.js';
 import { type Bug, books, startStandIn } from './support/list-stand-in.js';
+import { type Run, runListkit } from './support/run-listkit.js';
 
 const _root = fileURLToPath(new URL('..', import.meta.url));
 let cli: { file: string; dispose: () => void } | undefined;
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 interface Report {
   target: { url: string; items: number; requests: number };
@@ -36,28 +30,14 @@ interface Report {
     fail: number;
     skip: number;
     notSupported: number;
+    consequences: number;
     ok: boolean;
     stopped?: string;
   };
 }
 
 function listkit(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli?.file ?? '', ...args], {
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  return runListkit(cli?.file ?? '', args, { env });
 }
 
 async function conform(args: string[], env?: Record<string, string>) {
@@ -107,7 +87,7 @@ describe('listkit conform against the emulator', () => {
     expect(report.summary.ok).toBe(true);
     expect(report.target.items).toBe(40);
     const groups = (g: string) => report.checks.filter((c) => c.group === g && c.status === 'PASS');
-    expect(groups('paging').length).toBe(10);
+    expect(groups('paging').length).toBe(11);
     expect(groups('filter').length).toBeGreaterThanOrEqual(30);
     expect(groups('ordering').map((c) => c.name)).toEqual([
       'orderBy "name"',
@@ -373,6 +353,68 @@ describe('listkit conform catches a broken server', () => {
     60_000,
   );
 
+  it('names a full listing that skips items as the cause, and the failures that follow as its consequences', async () => {
+    // Issue 31: the last item of every page but the last is left out, the full listing's too.
+    const server = await startStandIn({ bug: 'drop-last-of-page', defaultPageSize: 10 });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip']);
+      expect(run.status).toBe(1);
+      expect(report.target.items).toBe(37);
+      const cause = report.checks[0]!;
+      expect(cause).toMatchObject({
+        group: 'paging',
+        name: 'the full listing lists every item once',
+        status: 'FAIL',
+        details: { rootCause: true, repeated: [] },
+      });
+      const dropped = ['b009', 'b019', 'b029'].map((b) => `shelves/1/books/${b}`);
+      expect((cause.details as unknown as { skipped: string[] }).skipped).toEqual(dropped);
+      expect(cause.cause).toContain(
+        `it skipped 3 items that walks with page size 7 list: ${dropped[0]} (between pages 1 and 2), ${dropped[1]} (between pages 2 and 3), ${dropped[2]} (between pages 3 and 4)`,
+      );
+      // Every filter and ordering failure is marked as following from it; paging failures are not.
+      const fails = report.checks.filter((c) => c.status === 'FAIL');
+      const marked = fails.filter((c) => c.details && 'consequenceOf' in c.details);
+      expect(marked.length).toBeGreaterThan(0);
+      expect(marked).toEqual(fails.filter((c) => c.group === 'filter' || c.group === 'ordering'));
+      for (const check of marked) {
+        expect(check.details).toMatchObject({
+          consequenceOf: 'paging: the full listing lists every item once',
+        });
+      }
+      expect(report.summary.consequences).toBe(marked.length);
+      // The text report says it first, and marks each consequence.
+      const text = await listkit(['conform', server.url, '--dialect', 'aip']);
+      expect(text.status).toBe(1);
+      const lines = text.stdout.split('\n');
+      expect(lines[3]).toMatch(/^Cause: the full listing/);
+      expect(lines[4]).toMatch(/^ {2}FAIL {2}the full listing lists every item once: it skipped 3/);
+      expect(lines.filter((l) => l.endsWith('[follows from the full listing]')).length).toBe(
+        marked.length,
+      );
+      expect(text.stdout).toMatch(
+        new RegExp(`failed \\(${marked.length} follow from the full listing\\)`),
+      );
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('passes the full listing check of a correct server, and marks nothing', async () => {
+    const server = await startStandIn({ defaultPageSize: 10 });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip', '--max-filters', '5']);
+      expect(run.status).toBe(0);
+      expect(report.checks[0]).toMatchObject({
+        name: 'the full listing lists every item once',
+        status: 'PASS',
+      });
+      expect(report.summary.consequences).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it('bug has-as-equality fails only the filters with ":" on the repeated field, with an explanation', async () => {
     const server = await startStandIn({ bug: 'has-as-equality' });
     try {
@@ -546,6 +588,32 @@ describe('listkit conform --mutate', () => {
       }
     }
   }, 60_000);
+
+  it('cleans up past --max-time: a create that outlives the deadline is still deleted', async () => {
+    // The first create is stored but never answered: the run stops at the deadline, and the
+    // delete of that item still goes out.
+    const server = await startStandIn({ stallCreates: true });
+    try {
+      const { run, report } = await conform([
+        server.url,
+        '--dialect',
+        'aip',
+        '--max-filters',
+        '1',
+        '--max-time',
+        '15',
+        '--mutate',
+        recipeFile(bookRecipe),
+      ]);
+      expect(run.status).toBe(3);
+      expect(report.summary.stopped).toMatch(/--max-time 15 reached/);
+      expect(server.requests.filter((r) => r.startsWith('POST '))).toHaveLength(1);
+      expect(server.requests.filter((r) => r.startsWith('DELETE '))).toHaveLength(1);
+      expect(server.items().map((b) => b.name)).toEqual(books.map((b) => b.name));
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
 
   it('refuses a bad recipe with status 2', async () => {
     const server = await startStandIn();

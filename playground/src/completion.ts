@@ -11,6 +11,7 @@ import {
 } from '@codemirror/autocomplete';
 import type { EditorView, Tooltip } from '@codemirror/view';
 import { detectFilterStyle, type FieldType } from '@listkit/query';
+import { DATA_SCAN_LIMIT, valueCounts } from './data-values.js';
 import type { Resource } from './engine.js';
 import { type FieldDoc, fieldSummary, OPERATOR_DOCS } from './schema-docs.js';
 
@@ -32,10 +33,13 @@ export function lengthBoost(label: string): number {
   return 99 - Math.min(label.length, 99);
 }
 
-/** How many resources are read for map keys and values: enough to be useful, bounded. */
-const DATA_SCAN_LIMIT = 5000;
-const FIELD_BEFORE_COMPARATOR = /([A-Za-z_][\w.]*)\s*(?:=|!=|<=|>=|<|>|:|\beq\b|\bne\b)\s*"?$/;
+const COMPARATOR = String.raw`([A-Za-z_][\w.]*)\s*(?:=|!=|<=|>=|<|>|:|\beq\b|\bne\b)\s*`;
+const FIELD_BEFORE_COMPARATOR = new RegExp(`${COMPARATOR}$`);
+/** `field = "Northern Eu`: a quoted value being typed (spaces and all), up to the cursor. */
+const QUOTED_VALUE_AT_END = new RegExp(`${COMPARATOR}"([^"\\\\]*)$`);
 const PATH_AT_END = /[A-Za-z_][\w.]*$/;
+/** A value AIP-160 reads as one word; any other is written as a quoted string. */
+const PLAIN_VALUE = /^[A-Za-z_][\w-]*$/;
 
 function operatorsFor(type: FieldType): string[] {
   switch (type.kind) {
@@ -64,14 +68,17 @@ function mapKeys(resources: readonly Resource[], field: string): string[] {
   return [...keys].sort();
 }
 
-/** Values present in the data for a map key (`labels.env` → prod, dev, …). */
-function mapValues(resources: readonly Resource[], field: string, key: string): string[] {
-  const values = new Set<string>();
-  for (const resource of resources.slice(0, DATA_SCAN_LIMIT)) {
-    const value = (resource[field] as Record<string, unknown> | undefined)?.[key];
-    if (typeof value === 'string') values.add(value);
-  }
-  return [...values].sort();
+/** A string field, or a list of strings: its values are counted from the data. */
+const holdsStrings = (type: FieldType | undefined): boolean =>
+  type?.kind === 'string' ||
+  (type?.kind === 'repeated' && type.element.kind === 'string') ||
+  (type?.kind === 'map' && type.value.kind === 'string');
+
+/** A value as the filter writes it: quoted unless one plain word (quotes kept as typed). */
+function valueText(value: string, regexStyle: boolean, openQuote: boolean): string {
+  const quoted = JSON.stringify(value);
+  if (openQuote) return quoted.slice(1, -1);
+  return regexStyle || !PLAIN_VALUE.test(value) || /^(AND|OR|NOT)$/.test(value) ? quoted : value;
 }
 
 /** Inserts `text` and opens the completions of what comes next (values after `=`, fields after AND). */
@@ -125,26 +132,23 @@ export function filterCompletions(sources: CompletionSources) {
     const from = word ? context.pos - word[0].length : context.pos;
     const head = before.slice(0, from);
 
-    // A value after a comparator: enum values, true/false, or map keys and values from the data.
-    const afterComparator = FIELD_BEFORE_COMPARATOR.exec(head);
+    // A value after a comparator: enum values, true/false, map keys from the data, or the values
+    // a string field (or a map's key) holds in the data, the most frequent first, with counts.
+    // Inside a quote typed by hand the value may hold spaces; the completion closes the quote.
+    const quoted = QUOTED_VALUE_AT_END.exec(before);
+    const afterComparator = quoted ?? FIELD_BEFORE_COMPARATOR.exec(head);
     if (afterComparator) {
       const path = afterComparator[1]!;
-      const doc = byPath.get(path);
-      const map = mapField(path);
-      let values: readonly string[] = doc?.values ?? [];
-      if (map && path.includes('.'))
-        values = mapValues(sources.resources(), map.path, path.slice(map.path.length + 1));
-      else if (map && /:\s*$/.test(head)) values = mapKeys(sources.resources(), map.path);
-      if (values.length === 0) return null;
-      const openQuote = head.endsWith('"');
+      const valueHead = quoted ? before.slice(0, before.length - quoted[2]!.length - 1) : head;
+      const options = valueOptions(path, byPath.get(path), mapField(path), valueHead, sources);
+      if (options.length === 0) return null;
       return {
-        from,
-        options: values.map((v) => ({
-          label: regexStyle && !openQuote ? `"${v}"` : v,
-          type: 'enum',
-          detail: doc && !map ? doc.typeText : 'in the data',
-        })),
-        validFor: /^[\w"-]*$/,
+        from: quoted ? context.pos - quoted[2]!.length : from,
+        options: options.map((o) => {
+          const label = valueText(o.label, regexStyle, quoted !== null);
+          return { ...o, label, apply: quoted ? `${label}"` : undefined };
+        }),
+        validFor: quoted ? /^[^"\\]*$/ : /^[\w"-]*$/,
       };
     }
 
@@ -210,6 +214,37 @@ export function filterCompletions(sources: CompletionSources) {
       validFor: (text: string) => /^[\w.]*$/.test(text) && text.split('.').length === segments,
     };
   };
+}
+
+/**
+ * The values to offer after `path` and a comparator: an enum's or a bool's (from the schema), a
+ * map's keys after `:`, else the values the data holds for a string field or a map's key, the
+ * most frequent first, each with how many records hold it (none when there are too many).
+ */
+function valueOptions(
+  path: string,
+  doc: FieldDoc | undefined,
+  map: FieldDoc | undefined,
+  head: string,
+  sources: CompletionSources,
+): Completion[] {
+  if (map && !path.includes('.') && /:\s*$/.test(head))
+    return mapKeys(sources.resources(), map.path).map((k) => ({
+      label: k,
+      type: 'enum',
+      detail: 'key in the data',
+    }));
+  if (doc && doc.values.length > 0)
+    return doc.values.map((v) => ({ label: v, type: 'enum', detail: doc.typeText }));
+  if (!(map && path.includes('.') ? holdsStrings(map.type) : holdsStrings(doc?.type))) return [];
+  const counted = valueCounts(sources.resources(), path) ?? [];
+  return counted.map(({ value, count }, i) => ({
+    label: value,
+    type: 'enum',
+    detail: `${count} record${count === 1 ? '' : 's'}`,
+    // CodeMirror sorts by match, then boost: the most frequent first.
+    boost: Math.max(-99, 50 - i),
+  }));
 }
 
 /** Hover docs: a field's type, values and sortability; an operator's meaning in this style. */

@@ -4,6 +4,7 @@
 import './styles.css';
 import { createActions } from './actions.js';
 import { byId } from './dom.js';
+import { mountLayout } from './layout.js';
 import { mountDataPanel } from './panels/data-panel.js';
 import { mountEmulatorPanel } from './panels/emulator-panel.js';
 import { mountExplainPanel } from './panels/explain-panel.js';
@@ -22,6 +23,7 @@ import { initThemeToggle } from './theme.js';
 const store = new Store();
 const actions = createActions(store);
 initThemeToggle(byId<HTMLSelectElement>('theme'));
+mountLayout();
 
 const editor = mountFilterPanel(store, actions);
 mountExplainPanel(store, editor);

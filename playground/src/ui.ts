@@ -1,24 +1,26 @@
-// What every panel shares: the notices region (confirmations and warnings) and copying.
+// What every panel shares: the status line (confirmations and warnings) and copying.
 import { byId } from './dom.js';
-import { Notices } from './notices.js';
+import { StatusLine, type StatusOptions } from './status-line.js';
 
-let shared: Notices | undefined;
+let shared: StatusLine | undefined;
 
-/** The page's notices; created on first use (the region is in index.html). */
+/** The page's status line; created on first use (the region is in index.html). */
 export const notices = {
-  show(text: string, kind: 'info' | 'warning' = 'info') {
-    shared ??= new Notices(byId('notices'));
-    shared.show(text, kind);
+  show(text: string, options: StatusOptions | 'info' | 'warning' = {}) {
+    shared ??= new StatusLine(byId('status'));
+    shared.show(text, typeof options === 'string' ? { kind: options } : options);
   },
 };
 
 /** A confirmation everyone sees (and screen readers hear): "Link copied". */
 export const announce = (text: string) => notices.show(text);
 
-export async function copy(text: string, what: string): Promise<void> {
+/** Copies `text`, then says so (`said`: what to say instead of "<What> copied"). */
+export async function copy(text: string, what: string, said?: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
-    announce(`${what[0]!.toUpperCase()}${what.slice(1)} copied`);
+    if (said) notices.show(said, 'warning');
+    else announce(`${what[0]!.toUpperCase()}${what.slice(1)} copied`);
   } catch {
     window.prompt(`Copy the ${what.toLowerCase()}:`, text);
   }

@@ -19,6 +19,11 @@ export interface PlaygroundState {
   sample: number;
   /** Edited data (JSON text); absent while the generated sample is in use. */
   data?: string;
+  /**
+   * The data a link left out (too large for it): the page waits for it on an empty "your data"
+   * (`data` is ''), keeping the filter, schema and tests, until it is pasted or dropped.
+   */
+  missingData?: MissingData;
   /** The schema is inferred from the data instead of the dataset's. */
   inferred: boolean;
   /** A pasted JSON Schema, `.proto` or listkit schema JSON; wins over the dataset's and inference. */
@@ -27,6 +32,14 @@ export interface PlaygroundState {
   protoMessage?: string;
   overrides: SchemaOverrides;
   expectations: Expectation[];
+}
+
+/** What a link says of the data it left out. */
+export interface MissingData {
+  /** How many records the sender had, when the link says. */
+  records?: number;
+  /** The digest this browser keeps the data under (kept-data.ts), when the link says. */
+  ref?: string;
 }
 
 /** Compute Engine's largest maxResults. */
@@ -56,30 +69,66 @@ export const MAX_HASH_CHARS = 64_000;
 export const MAX_UNPACKED_CHARS = 2_000_000;
 export const MAX_SCHEMA_CHARS = 200_000;
 
+/** Edited data a link left out: how large it is, and the digest the page keeps it under. */
+export interface LeftOutData extends MissingData {
+  /** Its packed size in characters (over {@link MAX_LINK_DATA_CHARS}). */
+  packedChars: number;
+}
+
 export interface EncodedState {
   hash: string;
   /** The edited data was too large for the link and is not in it. */
-  dataLeftOut: boolean;
+  dataLeftOut?: LeftOutData;
+}
+
+/** What the link needs besides the state when it leaves the data out. */
+export interface EncodeContext {
+  /** How many records the data holds. */
+  records?: number;
+  /** The schema in use as listkit schema JSON: an inferred schema cannot be inferred without the data. */
+  schemaJson?: () => string;
+  /** The digest of the data (kept-data.ts), under which this browser keeps it. */
+  digest?: (text: string) => Promise<string | undefined>;
 }
 
 /**
  * The hash for a state. Defaults are left out to keep links short, except the filter: a link
- * with no hash at all opens the first-visit example instead.
+ * with no hash at all opens the first-visit example instead. Data over
+ * {@link MAX_LINK_DATA_CHARS} packed is left out, and the link says so (`dataLeftOut` with the
+ * record count, `dataRef` with its digest), carrying an inferred schema as listkit schema JSON.
+ *
+ * @example
+ * const { hash, dataLeftOut } = await encodeState(store.state, { records: 250 });
  */
-export async function encodeState(state: PlaygroundState): Promise<EncodedState> {
+export async function encodeState(
+  state: PlaygroundState,
+  context: EncodeContext = {},
+): Promise<EncodedState> {
   const params = new URLSearchParams();
   params.set('filter', state.filter);
   if (state.orderBy) params.set('orderBy', state.orderBy);
   if (state.pageSize !== DEFAULTS.pageSize) params.set('pageSize', String(state.pageSize));
   if (state.dataset !== DEFAULTS.dataset) params.set('dataset', state.dataset);
-  let dataLeftOut = false;
-  if (state.data !== undefined) {
+  let dataLeftOut: LeftOutData | undefined;
+  let missing = state.data === '' ? state.missingData : undefined;
+  if (state.data !== undefined && !missing) {
     const packed = await packText(state.data);
     if (packed.length <= MAX_LINK_DATA_CHARS) params.set('data', packed);
-    else dataLeftOut = true;
-  } else if (state.sample !== DEFAULTS.sample) params.set('sample', String(state.sample));
+    else {
+      const ref = await context.digest?.(state.data);
+      dataLeftOut = { records: context.records, ref, packedChars: packed.length };
+      missing = dataLeftOut;
+    }
+  } else if (state.data === undefined && state.sample !== DEFAULTS.sample)
+    params.set('sample', String(state.sample));
+  if (missing) {
+    params.set('dataLeftOut', String(missing.records ?? ''));
+    if (missing.ref) params.set('dataRef', missing.ref);
+  }
   if (state.inferred) params.set('infer', '1');
-  if (state.schemaText !== undefined) params.set('schema', await pack(state.schemaText));
+  const schemaText =
+    state.schemaText ?? (dataLeftOut && state.inferred ? context.schemaJson?.() : undefined);
+  if (schemaText !== undefined) params.set('schema', await pack(schemaText));
   if (state.protoMessage) params.set('message', state.protoMessage);
   const { key, orderings, searchable } = state.overrides;
   if (key) params.set('key', key);
@@ -138,22 +187,44 @@ function readQuery(params: URLSearchParams, state: Partial<PlaygroundState>, war
   }
 }
 
+/** The most records a link may say it left out (the page takes no more). */
+const MAX_LEFT_OUT_RECORDS = 20_000;
+
 async function readData(
   params: URLSearchParams,
   state: Partial<PlaygroundState>,
   warnings: string[],
 ) {
   const data = params.get('data');
-  if (data === null) return;
+  if (data === null) return readLeftOut(params, state);
   try {
     state.data = await unpackText(data, MAX_UNPACKED_CHARS);
   } catch (error) {
+    // Never another dataset in its place: an empty "your data" waits for it.
+    state.data = '';
+    state.missingData = {};
     warnings.push(
       error instanceof TooLargeError
-        ? `the data in this link unpacks to over ${MAX_UNPACKED_CHARS / 1_000_000} MB; the generated sample is shown instead`
-        : 'the data in this link is damaged; the generated sample is shown instead',
+        ? `the data in this link unpacks to over ${MAX_UNPACKED_CHARS / 1_000_000} MB`
+        : 'the data in this link is damaged',
     );
   }
+}
+
+/** `dataLeftOut=250&dataRef=…`: the sender's data was too large for the link. */
+function readLeftOut(params: URLSearchParams, state: Partial<PlaygroundState>) {
+  const records = params.get('dataLeftOut');
+  if (records === null) return;
+  const count = Number(records);
+  const ref = params.get('dataRef');
+  state.data = '';
+  state.missingData = {
+    records:
+      records !== '' && Number.isSafeInteger(count) && count >= 0 && count <= MAX_LEFT_OUT_RECORDS
+        ? count
+        : undefined,
+    ref: ref && /^[\w-]{1,64}$/.test(ref) ? ref : undefined,
+  };
 }
 
 async function readSchema(

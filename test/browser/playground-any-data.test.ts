@@ -289,8 +289,15 @@ describe.skipIf(skipBrowser)('the playground on any data in Chromium', { timeout
         `/#${new URLSearchParams({ filter: long })}`,
       ]) {
         const page = await open(path, { viewport });
-        await page.waitForSelector('#results table, #filter-error:not([hidden])');
-        for (const id of ['data-details', 'fields-details', 'sql-details', 'history-details'])
+        await page.waitForSelector('#results table, #results .cards, #filter-error:not([hidden])');
+        for (const id of [
+          'data-details',
+          'fields-details',
+          'sql-details',
+          'history-details',
+          'explain-details',
+          'ast-details',
+        ])
           await page.locator(`#${id}`).evaluate((d) => {
             (d as HTMLDetailsElement).open = true;
           });

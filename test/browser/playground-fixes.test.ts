@@ -28,7 +28,7 @@ const matching = (filter: string) => {
   return rules.filter((r) => compiled.matches(r));
 };
 const link = (params: Record<string, string>) => `/#${new URLSearchParams(params)}`;
-const notices = (page: Page) => page.locator('#notices .notice').allTextContents();
+const notices = (page: Page) => page.locator('#status .notice').allTextContents();
 
 describe.skipIf(skipBrowser)('playground repairs in Chromium', { timeout: 180_000 }, () => {
   const playground = usePlayground();
@@ -47,13 +47,17 @@ describe.skipIf(skipBrowser)('playground repairs in Chromium', { timeout: 180_00
 
   it('shows on screen what a link could not hold, and confirms copies and failures', async () => {
     const page = await open(link({ filter: 'name:web-*', pageSize: '9999', data: 'zGARBAGE' }));
-    await expect.poll(() => notices(page)).toHaveLength(2);
+    // One line says all of it, and asks for the data instead of showing another dataset.
+    await expect.poll(() => notices(page)).toHaveLength(1);
     const shown = (await notices(page)).join('\n');
     expect(shown).toContain('ignored pageSize=9999');
     expect(shown).toContain('the data in this link is damaged');
-    expect(await page.locator('#notices .notice.warning').first().isVisible()).toBe(true);
-    await page.locator('#notices .notice.warning button').first().click();
-    await expect.poll(() => notices(page)).toHaveLength(1);
+    expect(shown).toContain('Paste or drop the data');
+    expect(await page.locator('#dataset').inputValue()).toBe('custom');
+    expect(await matchCount(page)).toBe('0 of 0 resources match');
+    expect(await page.locator('#status .notice.warning').isVisible()).toBe(true);
+    await page.locator('#status .notice.warning button.dismiss').click();
+    await expect.poll(() => notices(page)).toHaveLength(0);
 
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.locator('#copy-link').click();
@@ -63,7 +67,7 @@ describe.skipIf(skipBrowser)('playground repairs in Chromium', { timeout: 180_00
     await setFilter(page, 'name = (');
     await page.keyboard.press('Shift+Alt+F');
     await expect.poll(async () => (await notices(page)).join()).toContain('cannot be formatted');
-    expect(await page.locator('#notices .notice').last().isVisible()).toBe(true);
+    expect(await page.locator('#status .notice').last().isVisible()).toBe(true);
   });
 
   it('opens the syntax tree at its root, in view', async () => {
@@ -149,7 +153,8 @@ describe.skipIf(skipBrowser)('playground repairs in Chromium', { timeout: 180_00
     const page = await open(link({ filter: 'labels.env = prod' }), {
       viewport: { width: 390, height: 844 },
     });
-    const firstRow = () => page.locator('#results tbody tr td:nth-child(2)').first().textContent();
+    // On a phone each match is a card, its key first.
+    const firstRow = () => page.locator('#results .card .row-link').first().textContent();
     const verdict = () => page.locator('#why .verdict strong').textContent();
     await expect.poll(verdict).toBe(await firstRow());
     await setFilter(page, 'labels.env = dev AND IPProtocol = TCP');
@@ -165,7 +170,7 @@ describe.skipIf(skipBrowser)('playground repairs in Chromium', { timeout: 180_00
     }
   });
 
-  it('keeps large edited data out of the link, offering a file instead', async () => {
+  it('keeps large edited data out of the link, saying so when the link is copied', async () => {
     const page = await open('/');
     await page.locator('#data-details > summary').click();
     await page.locator('#data-text').fill(JSON.stringify(rules.slice(0, 200)));
@@ -173,8 +178,17 @@ describe.skipIf(skipBrowser)('playground repairs in Chromium', { timeout: 180_00
     await expect
       .poll(() => page.locator('#data-summary').textContent())
       .toBe('200 forwarding rules (edited)');
-    await expect.poll(async () => (await notices(page)).join()).toContain('too large for a link');
+    await expect.poll(() => page.url()).toContain('dataLeftOut=200');
     expect(page.url()).not.toContain('data=');
+    // Said where the link is made, not on apply.
+    expect((await notices(page)).join()).not.toContain('too large');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.locator('#copy-link').click();
+    await expect
+      .poll(async () => (await notices(page)).join())
+      .toMatch(/Link copied without the data: its 200 records pack to [\d.]+ KB, over the 6 KB/);
+    expect((await notices(page)).join()).toContain('Download data');
+    await page.locator('#data-details > summary').click();
     const download = page.waitForEvent('download');
     await page.locator('#data-download').click();
     expect((await download).suggestedFilename()).toBe('forwarding-rules.json');

@@ -4,6 +4,7 @@ import { compileFilter, ListkitError } from '@listkit/query';
 import { describe, expect, it } from 'vitest';
 import { lengthBoost } from '../../playground/src/completion.js';
 import { checkKeys, parseData } from '../../playground/src/data.js';
+import { MAX_COMPLETED_VALUES, valueCounts } from '../../playground/src/data-values.js';
 import { DATASETS } from '../../playground/src/datasets/index.js';
 import {
   exportExpectations,
@@ -16,6 +17,8 @@ import {
   MAX_HISTORY,
   recordHistory,
 } from '../../playground/src/history.js';
+import { dataDigest, keepData, keptData } from '../../playground/src/kept-data.js';
+import { waterFill } from '../../playground/src/panels/results-view.js';
 import {
   inferFrom,
   protoMessageName,
@@ -28,6 +31,7 @@ import {
   defaults,
   encodeState,
   MAX_HASH_CHARS,
+  MAX_LINK_DATA_CHARS,
 } from '../../playground/src/url-state.js';
 
 describe('completion order', () => {
@@ -132,7 +136,7 @@ describe('links', () => {
     expect(long.warnings[0]).toContain('over the');
     // 3 MB of one letter deflates to a few KB, so it fits a link: refused by its unpacked size.
     const bomb = await encodeState({ ...defaults(), data: 'x'.repeat(3_000_000) });
-    expect(bomb.dataLeftOut).toBe(false);
+    expect(bomb.dataLeftOut).toBeUndefined();
     const { hash } = await encodeState({
       ...defaults(),
       expectations: [{ filter: 'a', keys: [] }],
@@ -140,9 +144,109 @@ describe('links', () => {
     const tests = new URLSearchParams(hash.slice(1)).get('tests')!;
     const data = new URLSearchParams(bomb.hash.slice(1)).get('data')!;
     const refused = await decodeHash(`#data=${data}&tests=${tests.slice(0, 5)}`);
-    expect(refused.state.data).toBeUndefined();
+    expect(refused.state.data).toBe('');
+    expect(refused.state.missingData).toEqual({});
     expect(refused.warnings.join()).toMatch(/unpacks to over 2 MB/);
     expect(refused.warnings.join()).toMatch(/expectations in this link were not used/);
+  });
+});
+
+describe('links that leave the data out', () => {
+  const rules = DATASETS.find((d) => d.id === 'compute')!.generate(200);
+  const context = (records: number) => ({
+    records,
+    schemaJson: () => '{"key":"name","fields":{"name":{"kind":"string"}}}',
+    digest: dataDigest,
+  });
+
+  it('carry data that packs within the bound, and leave out data past it, saying so', async () => {
+    // 40 rules pack to under MAX_LINK_DATA_CHARS; 200 pack to over it.
+    const small = JSON.stringify(rules.slice(0, 40));
+    const inLink = await encodeState({ ...defaults(), data: small }, context(40));
+    const packed = new URLSearchParams(inLink.hash.slice(1)).get('data')!;
+    expect(packed.length).toBeLessThanOrEqual(MAX_LINK_DATA_CHARS);
+    expect(inLink.dataLeftOut).toBeUndefined();
+    expect((await decodeHash(inLink.hash)).state.data).toBe(small);
+
+    const large = JSON.stringify(rules);
+    const state = { ...defaults(), filter: 'region = x', data: large, inferred: true };
+    const leftOut = await encodeState(state, context(200));
+    const params = new URLSearchParams(leftOut.hash.slice(1));
+    expect(params.has('data')).toBe(false);
+    expect(leftOut.dataLeftOut?.packedChars).toBeGreaterThan(MAX_LINK_DATA_CHARS);
+    expect(params.get('dataLeftOut')).toBe('200');
+    expect(params.get('dataRef')).toBe(await dataDigest(large));
+    // The inferred schema cannot be inferred without the data: the link carries it.
+    const decoded = await decodeHash(leftOut.hash);
+    expect(decoded.warnings).toEqual([]);
+    expect(decoded.state).toMatchObject({
+      filter: 'region = x',
+      data: '',
+      missingData: { records: 200, ref: await dataDigest(large) },
+      inferred: true,
+      schemaText: context(0).schemaJson(),
+    });
+    // A page still waiting for the data writes the same promise into its own link.
+    const forwarded = await encodeState({ ...defaults(), ...decoded.state });
+    expect(new URLSearchParams(forwarded.hash.slice(1)).get('dataLeftOut')).toBe('200');
+    expect(new URLSearchParams(forwarded.hash.slice(1)).has('data')).toBe(false);
+  });
+
+  it('read a bounded record count and digest', async () => {
+    const odd = await decodeHash('#filter=&dataLeftOut=99999999&dataRef=%3Cscript%3E');
+    expect(odd.state).toMatchObject({ data: '', missingData: {} });
+    expect(odd.state.missingData?.records).toBeUndefined();
+    expect(odd.state.missingData?.ref).toBeUndefined();
+  });
+
+  it('name data by a digest, and keep nothing where there is no IndexedDB', async () => {
+    const ref = await dataDigest('[{"id":1}]');
+    expect(ref).toMatch(/^[\w-]{22}$/);
+    expect(await dataDigest('[{"id":1}]')).toBe(ref);
+    expect(await dataDigest('[{"id":2}]')).not.toBe(ref);
+    expect('indexedDB' in globalThis).toBe(false);
+    expect(await keepData(ref!, '[]')).toBe(false);
+    expect(await keptData(ref!)).toBeUndefined();
+  });
+});
+
+describe('value completion from the data', () => {
+  it('counts string values, the most frequent first, through messages and lists', () => {
+    const rows = [
+      { region: 'Europe', user: { login: 'a' }, tags: ['x', 'y', 'x'] },
+      { region: 'Asia', user: { login: 'b' }, tags: ['y'] },
+      { region: 'Europe', user: { login: 'a' }, tags: [] },
+      { region: 7, labels: [{ name: 'bug' }, { name: 'ui' }] },
+    ];
+    expect(valueCounts(rows, 'region')).toEqual([
+      { value: 'Europe', count: 2 },
+      { value: 'Asia', count: 1 },
+    ]);
+    expect(valueCounts(rows, 'user.login')?.map((v) => v.value)).toEqual(['a', 'b']);
+    // A record counts once per value.
+    expect(valueCounts(rows, 'tags')).toEqual([
+      { value: 'y', count: 2 },
+      { value: 'x', count: 1 },
+    ]);
+    expect(valueCounts(rows, 'labels.name')?.map((v) => v.value)).toEqual(['bug', 'ui']);
+  });
+
+  it('offers none for a field with more distinct values than the bound', () => {
+    const many = Array.from({ length: MAX_COMPLETED_VALUES + 1 }, (_, i) => ({ id: `r${i}` }));
+    expect(valueCounts(many, 'id')).toBeUndefined();
+    expect(valueCounts(many.slice(1), 'id')).toHaveLength(MAX_COMPLETED_VALUES);
+  });
+});
+
+describe('results table widths', () => {
+  it('give every column its width when all fit, else cut the widest first', () => {
+    expect(waterFill([100, 200], 400)).toEqual([100, 200]);
+    const cut = waterFill([100, 300, 500], 600);
+    expect(cut).toEqual([100, 250, 250]);
+    expect(cut.reduce((a, b) => a + b)).toBe(600);
+    expect(waterFill([50, 500], 100, 40)).toEqual([50, 50]);
+    // A narrow column is raised to the floor before the others are cut: the sum still fits.
+    expect(waterFill([420, 33, 50], 491, 48)).toEqual([393, 48, 50]);
   });
 });
 

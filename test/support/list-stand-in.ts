@@ -21,6 +21,11 @@ export type Bug =
   /** A last page that is exactly full carries a token to an empty page. */
   | 'empty-last-page'
   /**
+   * Leaves out the last item of every page but the last (its token still continues after it):
+   * the full listing itself then lacks items (issue 31's server).
+   */
+  | 'drop-last-of-page'
+  /**
    * Pages by offset instead of by the last item returned: a delete before the cursor makes the
    * walk skip an item, an insert before it repeats one.
    */
@@ -66,6 +71,10 @@ export async function startStandIn(
     refuseStatus?: number;
     refuseMessage?: string;
     hang?: boolean;
+    /** Create what a POST asks for, and never answer it. */
+    stallCreates?: boolean;
+    /** The page size when none is asked (default 50: all 40 books on one page). */
+    defaultPageSize?: number;
     /** Serve these items instead of `books` (same schema). */
     data?: Book[];
   } = {},
@@ -145,6 +154,7 @@ export async function startStandIn(
         const book = { ...books[0], ...body, name };
         data.push(book);
         data.sort(byName);
+        if (options.stallCreates) return; // created, never answered
         answer(res, 200, book);
       });
       return;
@@ -156,7 +166,8 @@ export async function startStandIn(
     const filter = url.searchParams.get('filter') ?? '';
     const orderBy = url.searchParams.get('orderBy') ?? '';
     const asked = Number(url.searchParams.get('pageSize') ?? 0);
-    const size = bug === 'ignore-page-size' || !asked ? DEFAULT_PAGE : Math.min(asked, 100);
+    const defaultSize = options.defaultPageSize ?? DEFAULT_PAGE;
+    const size = bug === 'ignore-page-size' || !asked ? defaultSize : Math.min(asked, 100);
     const token = url.searchParams.get('pageToken');
     let offset = 0;
     let last: Book | undefined;
@@ -201,6 +212,7 @@ export async function startStandIn(
     const more =
       next < matching.length ||
       (bug === 'empty-last-page' && next === matching.length && items.length > 0);
+    if (bug === 'drop-last-of-page' && more) items.pop();
     const body = {
       books: items,
       ...(more

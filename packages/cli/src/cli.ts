@@ -154,8 +154,11 @@ Exit status:
   0  every check that applies passed (checks skipped, or filters and orderBys the server does
      not support, do not count against it)
   1  at least one check failed
-  2  bad usage: an unknown option, a bad URL, header, schema or --mutate recipe
-  3  the run stopped: the target unreachable or not a list, a request timed out, or --max-requests reached`;
+  2  bad usage: an unknown option, a bad URL (or one with user:password@), header, schema or
+     --mutate recipe
+  3  the run stopped: the target unreachable or not a list, a response over --max-response-size
+     or nested too deep, the listing over --max-listing-size, a request timed out, or
+     --max-requests or --max-time reached`;
 
 program
   .command('conform')
@@ -212,6 +215,24 @@ program
     positiveInteger('--rate'),
   )
   .option('--timeout <seconds>', 'per-request timeout', positiveInteger('--timeout'), 30)
+  .option(
+    '--max-time <seconds>',
+    'stop the whole run after this many seconds (cleanup of --mutate still runs)',
+    positiveInteger('--max-time'),
+    600,
+  )
+  .option(
+    '--max-response-size <MiB>',
+    'the largest response body read, after inflating gzip',
+    positiveInteger('--max-response-size'),
+    16,
+  )
+  .option(
+    '--max-listing-size <MiB>',
+    'what one walk of every page may hold (bodies, plus 16 bytes per object or array)',
+    positiveInteger('--max-listing-size'),
+    16,
+  )
   .option('--seed <n>', 'the seed of the generated filters', positiveInteger('--seed'), 1)
   .option(
     '--mutate <recipe>',
@@ -252,6 +273,9 @@ ${CONFORM_EXIT_CODES}`,
       maxRequests: opts.maxRequests as number,
       rate: opts.rate as number | undefined,
       timeout: opts.timeout as number,
+      maxTime: opts.maxTime as number,
+      maxResponseSize: opts.maxResponseSize as number,
+      maxListingSize: opts.maxListingSize as number,
       ...(opts.mutate !== undefined ? { mutate: opts.mutate as string } : {}),
       seed: opts.seed as number,
       json: Boolean(opts.json),

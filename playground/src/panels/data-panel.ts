@@ -1,50 +1,65 @@
-// The Data panel: the dataset menu, the data as text (paste JSON, a list response or NDJSON and
-// apply it), a file dropped on the page or uploaded, the generated sample and its size, and a
-// download of what is in use.
-import type { Actions } from '../actions.js';
+// The Data panel, at the top of the page: the dataset menu ("Your data" opens the box, empty,
+// to paste into), the data as text (paste JSON, a list response or NDJSON and apply it), a file
+// dropped anywhere on the page or uploaded, the generated sample and its size, and a download of
+// what is in use. Applying data closes the box, so the new resources show at once, and says in
+// the status line what was inferred, with the schema a click away.
+import type { Actions, DataApplied } from '../actions.js';
 import { formatData } from '../data.js';
 import { DATASETS } from '../datasets/index.js';
-import { byId, h, showError } from '../dom.js';
+import { byId, h, showError, truncate } from '../dom.js';
 import type { Store } from '../store.js';
 import { announce, download, notices } from '../ui.js';
+import type { MissingData } from '../url-state.js';
+
+type Elements = ReturnType<typeof elements>;
+const elements = () => ({
+  dataset: byId<HTMLSelectElement>('dataset'),
+  details: byId<HTMLDetailsElement>('data-details'),
+  summary: byId('data-summary'),
+  prompt: byId('data-prompt'),
+  text: byId<HTMLTextAreaElement>('data-text'),
+  error: byId('data-error'),
+  apply: byId<HTMLButtonElement>('data-apply'),
+  sampleCount: byId<HTMLInputElement>('sample-count'),
+  sampleLabel: byId('sample-count-label'),
+  generate: byId<HTMLButtonElement>('data-generate'),
+  download: byId<HTMLButtonElement>('data-download'),
+  upload: byId<HTMLInputElement>('data-upload'),
+});
 
 export function mountDataPanel(store: Store, actions: Actions): void {
-  const el = {
-    dataset: byId<HTMLSelectElement>('dataset'),
-    details: byId<HTMLDetailsElement>('data-details'),
-    summary: byId('data-summary'),
-    text: byId<HTMLTextAreaElement>('data-text'),
-    error: byId('data-error'),
-    apply: byId<HTMLButtonElement>('data-apply'),
-    sampleCount: byId<HTMLInputElement>('sample-count'),
-    sampleLabel: byId('sample-count-label'),
-    generate: byId<HTMLButtonElement>('data-generate'),
-    download: byId<HTMLButtonElement>('data-download'),
-    upload: byId<HTMLInputElement>('data-upload'),
-  };
+  const el = elements();
   el.dataset.replaceChildren(
     ...DATASETS.map((d) => h('option', { value: d.id }, d.title)),
-    h('option', { value: 'custom', disabled: true }, 'Your data (paste, drop or upload)'),
+    h('option', { value: 'custom' }, 'Your data (paste, drop or upload)'),
   );
 
   const fill = () => {
-    el.text.value = formatData(store.view.resources);
+    el.text.value = store.view.resources.length ? formatData(store.view.resources) : '';
     showError(el.error, undefined);
     el.text.removeAttribute('aria-invalid');
   };
   const fail = (message: string) => {
+    el.details.open = true;
     showError(el.error, message);
     el.text.setAttribute('aria-invalid', 'true');
     announce('The data is not valid');
   };
   const apply = async (text: string) => {
-    const problem = await actions.applyData(text);
-    if (problem) return fail(problem);
-    fill();
-    announce(`Data applied: ${store.count(store.view.resources.length)}`);
+    const result = await actions.applyData(text);
+    if ('problem' in result) return fail(result.problem);
+    // Closed, so that the new resources show at once; the summary reopens it.
+    const hadFocus = el.details.contains(document.activeElement);
+    el.details.open = false;
+    el.text.value = '';
+    showError(el.error, undefined);
+    el.text.removeAttribute('aria-invalid');
+    if (hadFocus) el.details.querySelector('summary')?.focus();
+    sayApplied(result);
   };
 
   el.dataset.addEventListener('change', async () => {
+    if (el.dataset.value === 'custom') return chooseOwnData(store, actions, el);
     const problem = await actions.useDataset(el.dataset.value);
     if (problem) notices.show(problem, 'warning');
     else announce(`Dataset: ${store.view.dataset.title}`);
@@ -82,34 +97,93 @@ export function mountDataPanel(store: Store, actions: Actions): void {
   el.upload.addEventListener('change', async () => {
     const file = el.upload.files?.[0];
     if (!file) return;
-    el.details.open = true;
-    el.text.value = await file.text();
+    const text = await file.text();
     el.upload.value = '';
-    await apply(el.text.value);
-  });
-  acceptDrops(async (text) => {
-    el.details.open = true;
-    el.text.value = text;
     await apply(text);
   });
+  acceptDrops(apply);
 
+  let opened: MissingData | undefined;
   store.on('data', () => {
     const { state, view } = store;
-    const custom = state.inferred || state.schemaText !== undefined;
-    el.dataset.value = custom && state.data !== undefined ? 'custom' : view.dataset.id;
-    el.summary.textContent = `${store.count(view.resources.length)}${state.data !== undefined ? ' (edited)' : ' (generated)'}`;
+    el.dataset.value = state.data !== undefined ? 'custom' : view.dataset.id;
+    el.summary.textContent = summaryText(store);
     el.sampleLabel.textContent = `Generated ${view.dataset.plural}`;
     el.sampleCount.value = String(state.sample);
+    el.prompt.textContent = promptText(store);
+    el.prompt.hidden = !el.prompt.textContent;
+    // A link that left its data out opens the box that asks for it (once: it may be closed).
+    if (state.missingData && state.missingData !== opened) {
+      opened = state.missingData;
+      el.details.open = true;
+    }
     if (el.details.open && document.activeElement !== el.text) fill();
   });
 }
 
+/** "Your data": the box opens, empty and focused, at the top, for data pasted or dropped. */
+async function chooseOwnData(store: Store, actions: Actions, el: Elements) {
+  if (store.state.data === undefined) await actions.useOwnData();
+  el.details.open = true;
+  el.text.value = '';
+  el.details.scrollIntoView({ block: 'nearest' });
+  el.text.focus();
+}
+
+/** The one line applying data says: records, the schema's fields and key, a cleared filter. */
+function sayApplied(result: DataApplied) {
+  const records = `${result.records} record${result.records === 1 ? '' : 's'} applied`;
+  const schema = result.inferred
+    ? `schema inferred: ${result.fields} fields, key ${result.key}`
+    : `schema kept: ${result.fields} fields, key ${result.key}`;
+  const cleared = result.cleared
+    ? ` The filter “${truncate(result.cleared.filter, 60)}” no longer checks (${result.cleared.why}): cleared, and kept in History.`
+    : '';
+  notices.show(`${records} · ${schema}.${cleared}`, {
+    action: { label: 'Show the schema', run: showSchema },
+  });
+}
+
+/** Opens the Fields panel and brings it into view. */
+function showSchema() {
+  const fields = byId<HTMLDetailsElement>('fields-details');
+  fields.open = true;
+  const summary = fields.querySelector('summary');
+  summary?.scrollIntoView({ block: 'start' });
+  summary?.focus();
+}
+
+function summaryText(store: Store): string {
+  const { state, view } = store;
+  if (state.missingData) return "waiting for the link's data";
+  if (state.data === '' && view.resources.length === 0) return 'no data yet';
+  return `${store.count(view.resources.length)}${state.data !== undefined ? ' (edited)' : ' (generated)'}`;
+}
+
+/** What the box asks for while "your data" is empty. */
+function promptText(store: Store): string {
+  const { state, view } = store;
+  if (state.data === undefined || view.resources.length > 0) return '';
+  const missing = state.missingData;
+  if (!missing)
+    return 'Paste your data here (a JSON array, a list response or NDJSON), drop a file anywhere on the page, or upload it.';
+  const records = missing.records === undefined ? '' : ` (${missing.records} records)`;
+  return `This link's data${records} was not included: paste or drop the data here, or upload its file. The filter, schema and tests are kept.`;
+}
+
 /** Files dropped anywhere on the page: `.proto` and JSON Schemas go to the schema, the rest is data. */
 function acceptDrops(onData: (text: string) => Promise<void>) {
+  const hasFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') === true;
   document.addEventListener('dragover', (event) => {
-    if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    document.body.classList.add('dropping');
+  });
+  document.addEventListener('dragleave', (event) => {
+    if (event.relatedTarget === null) document.body.classList.remove('dropping');
   });
   document.addEventListener('drop', async (event) => {
+    document.body.classList.remove('dropping');
     const file = event.dataTransfer?.files[0];
     if (!file) return;
     event.preventDefault();

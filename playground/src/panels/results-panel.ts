@@ -1,15 +1,17 @@
 // The Matches panel: match count, orderBy and page size, the pager walking real page tokens
-// (a Collection and an AES-GCM PageTokenCodec, as on a server) and the results table, whose
-// columns are the key and the fields the filter and orderBy use.
-import { checkedFieldsOf, ListkitError, parseOrderBy } from '@listkit/query';
+// (a Collection and an AES-GCM PageTokenCodec, as on a server) and the page of results
+// (results-view.ts): a table whose columns fit their values, or on a phone a card per resource.
+import { ListkitError } from '@listkit/query';
 import type { Actions } from '../actions.js';
 import { byId, debounce, formatMs, h, showError, truncate } from '../dom.js';
 import { problemFix, type QuickFix } from '../editor.js';
 import type { Resource } from '../engine.js';
+import { PHONE } from '../layout.js';
 import { PageWalker } from '../paging.js';
 import type { Store } from '../store.js';
 import { MAX_PAGE_SIZE } from '../url-state.js';
 import { fixButton } from './filter-panel.js';
+import { fitColumns, resultCards, resultsTable } from './results-view.js';
 
 const DEBOUNCE_MS = 250;
 
@@ -30,95 +32,39 @@ const elements = () => ({
   results: byId('results'),
 });
 
-/** Columns: the key, then the fields the filter and orderBy use (or the dataset's defaults). */
-function columns(store: Store): string[] {
-  const { view, state } = store;
-  const paths = new Set<string>();
-  const checked = view.evaluation?.compiled?.checked;
-  if (checked) for (const field of checkedFieldsOf(checked)) paths.add(field.path);
-  try {
-    for (const term of parseOrderBy(state.orderBy, view.schema).terms) paths.add(term.path);
-  } catch {
-    // shown next to the orderBy box
-  }
-  paths.delete(view.schema.key);
-  const chosen = [...paths].slice(0, 4);
-  const fallbacks = view.fields.filter((f) => !f.path.includes('.')).map((f) => f.path);
-  for (const fallback of [...view.dataset.columns, ...fallbacks]) {
-    if (chosen.length >= 3) break;
-    if (fallback !== view.schema.key && view.fields.some((f) => f.path === fallback.split('.')[0]))
-      if (!chosen.includes(fallback)) chosen.push(fallback);
-  }
-  return [view.schema.key, ...chosen];
-}
-
-export function cellValue(resource: Resource, path: string): string {
-  let value: unknown = resource;
-  for (const step of path.split('.')) {
-    if (Array.isArray(value)) value = value.map((v) => (v as Record<string, unknown>)?.[step]);
-    else if (typeof value === 'object' && value !== null)
-      value = (value as Record<string, unknown>)[step];
-    else value = undefined;
-  }
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string')
-    return value.startsWith('https://') ? value.slice(value.lastIndexOf('/') + 1) : value;
-  if (Array.isArray(value))
-    return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ');
-  if (typeof value === 'object') {
-    return Object.entries(value)
-      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
-      .join(' ');
-  }
-  return String(value);
-}
-
-function resultsTable(store: Store, actions: Actions, items: Resource[], first: number) {
-  const cols = columns(store);
-  // One line; CSS ends what does not fit with an ellipsis, and the tooltip holds the value.
-  const cell = (text: string) =>
-    h('td', { class: 'cell', title: text || null }, truncate(text, 200));
-  return h(
-    'table',
-    { class: 'results' },
-    h('caption', { class: 'sr-only' }, 'Matching resources on this page'),
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        h('th', { scope: 'col' }, '#'),
-        cols.map((c, i) => h('th', { scope: 'col', class: i > 0 ? 'cell' : null, title: c }, c)),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      items.map((item, i) => {
-        const key = store.keyOf(item);
-        const pick = h(
-          'button',
-          { type: 'button', class: 'row-link', title: `${key}: why does it match?` },
-          key,
-        );
-        pick.addEventListener('click', () => actions.traceKey(key));
-        return h(
-          'tr',
-          {},
-          h('td', { class: 'num' }, String(first + i)),
-          h('td', { class: 'key' }, pick),
-          cols.slice(1).map((c) => cell(cellValue(item, c))),
-        );
-      }),
-    ),
-  );
-}
-
 export function mountResultsPanel(store: Store, actions: Actions): void {
   const el = elements();
   let walker: PageWalker | undefined;
   let sequence = 0;
+  let shown: { items: Resource[]; first: number } | undefined;
+  const phone = matchMedia(PHONE);
+
+  /** The page as cards on a phone, else as a table sized to its values; or why there is none. */
+  const renderItems = () => {
+    if (!shown) return;
+    const { items, first } = shown;
+    if (items.length === 0) {
+      el.results.replaceChildren(h('p', { class: 'hint' }, emptyText(store)));
+      return;
+    }
+    if (phone.matches) {
+      el.results.replaceChildren(resultCards(store, actions, items, first));
+      return;
+    }
+    const table = resultsTable(store, actions, items, first);
+    el.results.replaceChildren(table);
+    fitColumns(table, el.results.clientWidth);
+  };
+  phone.addEventListener('change', renderItems);
+  // Another width: the table again, fitted anew (it may leave out other columns when narrow).
+  let width = 0;
+  new ResizeObserver(() => {
+    if (el.results.clientWidth === width) return;
+    const refit = width !== 0 && el.results.querySelector('table.results') !== null;
+    width = el.results.clientWidth;
+    // In the next frame: changing the observed box inside its own callback loops.
+    if (refit) requestAnimationFrame(renderItems);
+  }).observe(el.results);
 
   const showPage = async () => {
     const current = walker;
@@ -145,11 +91,8 @@ export function mountResultsPanel(store: Store, actions: Actions): void {
         ? `Page ${current.index + 1}: no items`
         : `Page ${current.index + 1}: items ${first}–${first + page.items.length - 1}${total !== undefined ? ` of ${total}` : ''} · listed in ${formatMs(performance.now() - started)}`;
     store.view.firstRow = page.items[0] ? store.keyOf(page.items[0]) : undefined;
-    el.results.replaceChildren(
-      page.items.length === 0
-        ? h('p', { class: 'hint' }, 'No resource on this page.')
-        : resultsTable(store, actions, page.items, first),
-    );
+    shown = { items: page.items, first };
+    renderItems();
     store.emit('why');
   };
 
@@ -244,7 +187,7 @@ function showListError(store: Store, el: Elements, current: PageWalker, error: u
     );
   }
   const why = error instanceof ListkitError ? 'the list call is invalid' : String(error);
-  if (!el.results.querySelector('table')) {
+  if (!el.results.querySelector('table, .cards')) {
     el.results.replaceChildren(h('p', { class: 'hint' }, `No page: ${why}.`));
     return;
   }
@@ -254,6 +197,15 @@ function showListError(store: Store, el: Elements, current: PageWalker, error: u
   el.results.prepend(
     h('p', { class: 'stale-note' }, `Stale: the last valid results, shown while ${why}.`),
   );
+}
+
+/** Why a page is empty: no data yet (and where to bring it), or no match on it. */
+function emptyText(store: Store): string {
+  const { state, view } = store;
+  if (state.data === undefined || view.resources.length > 0) return 'No resource on this page.';
+  return state.missingData
+    ? "No data: this link's data was not included. Paste or drop it in Data, at the top of the page."
+    : 'No data yet: paste or drop your data in Data, at the top of the page.';
 }
 
 function renderPager(el: Elements, current: PageWalker, nextToken?: string, listed = true) {

@@ -40,7 +40,10 @@ export function mountTestsPanel(store: Store, actions: Actions): void {
   const set = (next: Expectation[]) => actions.setExpectations(next);
 
   const row = (expectation: Expectation, index: number, result?: ExpectationResult) => {
-    const [status, text] = verdict(result);
+    // A link that left its data out: the tests wait for it instead of failing on no data.
+    const [status, text] = store.state.missingData
+      ? ['wait', 'waits for the data']
+      : verdict(result);
     const load = h('button', { type: 'button', class: 'small' }, 'Load');
     load.addEventListener('click', () => actions.replaceFilter(expectation.filter));
     const update = h('button', { type: 'button', class: 'small' }, 'Expect current matches');
@@ -56,7 +59,11 @@ export function mountTestsPanel(store: Store, actions: Actions): void {
     return h(
       'li',
       { class: `test ${status}`, 'data-status': status },
-      h('span', { class: 'test-mark', 'aria-hidden': 'true' }, status === 'pass' ? '✔' : '✘'),
+      h(
+        'span',
+        { class: 'test-mark', 'aria-hidden': 'true' },
+        status === 'pass' ? '✔' : status === 'wait' ? '…' : '✘',
+      ),
       h('code', { class: 'test-filter' }, truncate(expectation.filter || '(empty)', 120)),
       h(
         'span',
@@ -104,10 +111,15 @@ export function mountTestsPanel(store: Store, actions: Actions): void {
   store.on('expectations', () => {
     const results = store.view.expectationResults;
     const passed = results.filter((r) => r.status === 'pass').length;
+    const waiting = results.length > 0 && store.state.missingData !== undefined;
     el.summary.textContent =
-      results.length === 0 ? 'none yet' : `${passed} of ${results.length} pass`;
+      results.length === 0
+        ? 'none yet'
+        : waiting
+          ? 'waiting for the data'
+          : `${passed} of ${results.length} pass`;
     el.summary.dataset.status =
-      results.length === 0 ? 'none' : passed === results.length ? 'pass' : 'fail';
+      results.length === 0 || waiting ? 'none' : passed === results.length ? 'pass' : 'fail';
     el.list.replaceChildren(...store.state.expectations.map((e, i) => row(e, i, results[i])));
   });
 }

@@ -8,8 +8,16 @@ import {
   type ResourceSchema,
   traceFilter,
 } from '@listkit/query';
-import type { ConformClient, ListAnswer, ListParams } from './conform-client.js';
+import { formatBytes } from '../read-capped.js';
+import {
+  type ConformClient,
+  type ListAnswer,
+  type ListParams,
+  RunStopped,
+} from './conform-client.js';
+import { fullListingCheck } from './full-listing-check.js';
 import { generateFilters, generateOrderBys, valueAt } from './generate.js';
+import { difference, few, repeated } from './key-lists.js';
 
 export type Group = 'paging' | 'filter' | 'ordering' | 'mutate';
 export type Status = 'PASS' | 'FAIL' | 'SKIP';
@@ -29,6 +37,7 @@ type Item = Record<string, unknown>;
 
 /** One walk of every page of a listing. */
 export interface Walk {
+  /** The items, for the walk without a schema (the full listing); other walks keep only keys. */
   items: Item[];
   keys: string[];
   pages: { count: number; token?: string; curl: string }[];
@@ -43,7 +52,10 @@ export const keyOf = (schema: ResourceSchema, item: Item): string => {
   return typeof v === 'string' ? v : JSON.stringify(v);
 };
 
-/** Walks every page of a listing. */
+/**
+ * Walks every page of a listing. Without a schema it keeps the items (the full listing, the
+ * oracle's data); with one, only their keys. What it holds stays under --max-listing-size.
+ */
 export async function walk(
   client: ConformClient,
   schema: ResourceSchema | undefined,
@@ -52,6 +64,7 @@ export async function walk(
 ): Promise<Walk> {
   const out: Walk = { items: [], keys: [], pages: [] };
   const seen = new Set<string>();
+  let held = 0;
   let pageToken: string | undefined;
   do {
     const answer = await client.list({ ...params, pageToken });
@@ -59,7 +72,14 @@ export async function walk(
       out.refused = answer;
       return out;
     }
-    out.items.push(...answer.items);
+    held += answer.size;
+    if (held > client.limits.maxListingBytes) {
+      throw new RunStopped(
+        `the listing is larger than ${formatBytes(client.limits.maxListingBytes)} (--max-listing-size) after ${out.pages.length + 1} pages\n  ${answer.curl}`,
+      );
+    }
+    if (schema) out.keys.push(...answer.items.map((i) => keyOf(schema, i)));
+    else out.items.push(...answer.items);
     out.pages.push({
       count: answer.items.length,
       ...(answer.nextPageToken ? { token: answer.nextPageToken } : {}),
@@ -76,7 +96,6 @@ export async function walk(
       break;
     }
   } while (pageToken !== undefined);
-  if (schema) out.keys = out.items.map((i) => keyOf(schema, i));
   return out;
 }
 
@@ -106,33 +125,6 @@ function refusal(w: Walk, answer: ListAnswer, group: Group, name: string): Check
   };
 }
 
-const few = (keys: readonly string[]) =>
-  keys.length > 5 ? `${keys.slice(0, 5).join(', ')} … (${keys.length})` : keys.join(', ');
-
-/** How two key sequences differ, in one line, or undefined when they are equal. */
-function difference(expected: readonly string[], actual: readonly string[]): string | undefined {
-  const want = new Set(expected);
-  const got = new Set(actual);
-  const missing = expected.filter((k) => !got.has(k));
-  const extra = actual.filter((k) => !want.has(k));
-  const parts: string[] = [];
-  if (missing.length) parts.push(`missing ${few(missing)}`);
-  if (extra.length) parts.push(`unexpected ${few([...new Set(extra)])}`);
-  if (got.size !== actual.length) parts.push(`repeated ${few(repeated(actual))}`);
-  if (parts.length) return parts.join('; ');
-  const at = expected.findIndex((k, i) => actual[i] !== k);
-  if (at >= 0)
-    return `order differs at position ${at + 1}: expected ${expected[at]}, got ${actual[at]}`;
-  return undefined;
-}
-
-function repeated(keys: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out = new Set<string>();
-  for (const k of keys) (seen.has(k) ? out : seen).add(k);
-  return [...out];
-}
-
 export interface ConformOptions {
   maxFilters: number;
   seed: number;
@@ -151,8 +143,12 @@ export async function runChecks(
   const maxPages = full.items.length + 3;
   const expected = full.keys;
 
-  // Paging: walks with several page sizes agree with the default walk.
-  const walks = await sizedWalks(client, schema, full, options.pageSizes, add);
+  // Paging: walks with several page sizes agree with the default walk; first, whether the
+  // default walk (the oracle's data) itself skipped or repeated items.
+  const found: Check[] = [];
+  const walks = await sizedWalks(client, schema, full, options.pageSizes, (c) => found.push(c));
+  add(fullListingCheck(full, walks));
+  for (const check of found) add(check);
   const label = (size: number | undefined) => (size === undefined ? 'the default' : `${size}`);
   const firstFailure = (
     find: (w: Walk, size: number | undefined) => { cause: string; curl?: string } | undefined,
@@ -200,7 +196,7 @@ export async function runChecks(
   verdict(
     'no empty page',
     firstFailure((w, size) => {
-      if (w.items.length === 0 && w.pages.length === 1) return undefined;
+      if (w.keys.length === 0 && w.pages.length === 1) return undefined;
       const page = w.pages.findIndex((p) => p.count === 0);
       return page >= 0
         ? {
@@ -369,7 +365,10 @@ async function filterCheck(
         cause: `${wantKeys.size} match on both sides`,
       };
     }
-    const exampleKey = onlyServer[0] ?? onlyListkit[0]!;
+    // An example listkit can explain: an item of the full listing (a key only the server
+    // returned may be missing from it, when the listing itself skipped it).
+    const listed = new Set(full.keys);
+    const exampleKey = onlyServer.find((k) => listed.has(k)) ?? onlyListkit[0] ?? onlyServer[0]!;
     const example = full.items.find((i) => keyOf(schema, i) === exampleKey);
     const explanation = example
       ? formatTrace(traceFilter(explainFilter(compiled.checked, filter), example, filter, schema))

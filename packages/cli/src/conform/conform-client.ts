@@ -1,5 +1,9 @@
 // The HTTP side of `listkit conform`: list calls against the one target URL, within a request
-// budget, a rate and a per-request timeout, each reproducible as a curl command.
+// budget, a rate, a per-request timeout and an overall deadline, each response read under a size
+// cap and checked for nesting before it is parsed, each call reproducible as a curl command.
+import { scanJsonNesting } from '../json-nesting.js';
+import { CapExceeded, formatBytes, readCapped } from '../read-capped.js';
+import { isTimeout, networkCause } from './network-cause.js';
 
 /** The paging dialect of the target. */
 export type Dialect = 'compute' | 'aip';
@@ -32,7 +36,25 @@ export interface ListAnswer {
   /** The error status (`INVALID_ARGUMENT`…) and message of a non-2xx answer, as far as known. */
   error?: { status?: string; message: string };
   curl: string;
+  /**
+   * What holding the body costs, as --max-listing-size counts it: its bytes, plus
+   * `BYTES_PER_CONTAINER` for each object or array in it.
+   */
+  size: number;
 }
+
+/**
+ * Deepest nesting a list response may have: protobuf's default recursion limit, which no
+ * Google API response reaches; deeper text is refused before it is parsed.
+ */
+export const MAX_RESPONSE_DEPTH = 100;
+
+/**
+ * Bytes counted for each object or array of a body held, beyond its text: once parsed, an empty
+ * `{}` (2 bytes of text) takes some 60 bytes, so a listing cap on text alone would not bound
+ * the memory of a listing made of tiny objects.
+ */
+export const BYTES_PER_CONTAINER = 16;
 
 /** The run cannot go on: the budget is spent, or the target cannot be reached. */
 export class RunStopped extends Error {}
@@ -42,6 +64,12 @@ export interface ClientLimits {
   /** Requests per second at most; undefined: no limit. */
   rate?: number;
   timeoutMs: number;
+  /** The largest body read (after inflating a Content-Encoding), in bytes. */
+  maxResponseBytes: number;
+  /** The whole run's time, from the client's creation, in milliseconds (--max-time). */
+  maxTimeMs: number;
+  /** What one walk of every page may hold, counted as `ListAnswer.size` (--max-listing-size). */
+  maxListingBytes: number;
 }
 
 /** One write or read of a single item (`--mutate`). */
@@ -60,11 +88,27 @@ export class ConformClient {
    */
   reserved = 0;
   private nextAt = 0;
+  private readonly deadline: number;
+  /** Cleanup (`--mutate`'s deletes) goes on past the deadline, each request within --timeout. */
+  private cleaning = false;
 
   constructor(
     readonly target: Target,
     readonly limits: ClientLimits,
-  ) {}
+  ) {
+    this.deadline = Date.now() + limits.maxTimeMs;
+  }
+
+  /** From now on the deadline no longer stops requests: the run is cleaning up after itself. */
+  beginCleanup(): void {
+    this.cleaning = true;
+  }
+
+  private deadlineReached(): RunStopped {
+    return new RunStopped(
+      `stopped after ${this.requests} requests: --max-time ${this.limits.maxTimeMs / 1000} reached (raise it, or lower --max-filters)`,
+    );
+  }
 
   /** The URL of one list call: the target URL with the list parameters set. */
   url(params: ListParams): URL {
@@ -116,10 +160,61 @@ export class ConformClient {
     }
     if (this.limits.rate) {
       const wait = this.nextAt - Date.now();
+      if (wait > 0 && !this.cleaning && Date.now() + wait >= this.deadline) {
+        throw this.deadlineReached();
+      }
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       this.nextAt = Math.max(this.nextAt, Date.now()) + 1000 / this.limits.rate;
     }
+    if (!this.cleaning && Date.now() >= this.deadline) throw this.deadlineReached();
     this.requests++;
+  }
+
+  /**
+   * One request and its whole body, within --timeout and the deadline (whichever comes first),
+   * the body under --max-response-size; any failure stops the run with its cause named.
+   */
+  private async exchange(
+    method: string,
+    url: URL,
+    init: RequestInit,
+    curl: string,
+  ): Promise<{ status: number; text: string }> {
+    const left = this.cleaning ? Number.POSITIVE_INFINITY : this.deadline - Date.now();
+    const byDeadline = left < this.limits.timeoutMs;
+    const where = `${method} ${url.href}`;
+    let response: Response | undefined;
+    try {
+      response = await fetch(url, {
+        ...init,
+        method,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(Math.max(1, Math.min(this.limits.timeoutMs, left))),
+      });
+      const body = response.body
+        ? await readCapped(
+            // Node's web streams are async iterable; the DOM typings do not say so.
+            response.body as unknown as AsyncIterable<Uint8Array>,
+            this.limits.maxResponseBytes,
+          )
+        : undefined;
+      return { status: response.status, text: body?.toString('utf8') ?? '' };
+    } catch (error) {
+      if (isTimeout(error) && byDeadline) throw this.deadlineReached();
+      throw new RunStopped(`${where}: ${this.failure(error, response)}\n  ${curl}`);
+    }
+  }
+
+  /** Why a request failed, in words. */
+  private failure(error: unknown, response: Response | undefined): string {
+    if (error instanceof CapExceeded) {
+      const encoding = response?.headers.get('content-encoding');
+      return `a response body larger than ${formatBytes(error.limit)} (--max-response-size)${
+        encoding && encoding !== 'identity' ? `, inflated from ${encoding}` : ''
+      }`;
+    }
+    if (isTimeout(error)) return `timed out (--timeout ${this.limits.timeoutMs / 1000})`;
+    return networkCause(error);
   }
 
   /**
@@ -129,50 +224,47 @@ export class ConformClient {
   async send(method: string, url: URL, body: unknown): Promise<SendAnswer> {
     await this.admit(this.reserved);
     const curl = this.curlOf(url, method, body);
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(url, {
-        method,
+    const { status, text } = await this.exchange(
+      method,
+      url,
+      {
         headers: {
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           ...this.target.headers,
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.limits.timeoutMs),
-      });
-      text = await response.text();
-    } catch (error) {
-      const cause = (error as Error).name === 'TimeoutError' ? 'timed out' : String(error);
-      throw new RunStopped(`${method} ${url.href}: ${cause}\n  ${curl}`);
-    }
+      },
+      curl,
+    );
     let parsed: unknown;
     try {
+      // Only read for its error message: JSON.parse does not recurse, so any depth is safe here.
       parsed = text === '' ? undefined : JSON.parse(text);
     } catch {
       parsed = undefined;
     }
-    return { status: response.status, body: parsed, curl };
+    return { status, body: parsed, curl };
   }
 
   async list(params: ListParams): Promise<ListAnswer> {
     await this.admit(this.reserved);
     const url = this.url(params);
     const curl = this.curl(params);
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(url, {
-        headers: { accept: 'application/json', ...this.target.headers },
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.limits.timeoutMs),
-      });
-      text = await response.text();
-    } catch (error) {
-      const cause = (error as Error).name === 'TimeoutError' ? 'timed out' : String(error);
-      throw new RunStopped(`GET ${url.href}: ${cause}\n  ${curl}`);
+    const { status, text } = await this.exchange(
+      'GET',
+      url,
+      { headers: { accept: 'application/json', ...this.target.headers } },
+      curl,
+    );
+    const nesting = scanJsonNesting(text, MAX_RESPONSE_DEPTH);
+    const size = Buffer.byteLength(text) + BYTES_PER_CONTAINER * nesting.containers;
+    const ok = status >= 200 && status <= 299;
+    if (ok && nesting.tooDeep) {
+      const { line, column } = nesting.tooDeep;
+      throw new RunStopped(
+        `GET ${url.href}: nested too deep: more than ${MAX_RESPONSE_DEPTH} levels at line ${line}, column ${column} of the body\n  ${curl}`,
+      );
     }
     let body: unknown;
     try {
@@ -180,29 +272,31 @@ export class ConformClient {
     } catch {
       body = undefined;
     }
-    if (response.status < 200 || response.status > 299) {
+    if (!ok) {
       const error = (body as { error?: { status?: string; message?: string } } | undefined)?.error;
       return {
-        status: response.status,
+        status,
         items: [],
         error: {
           status: typeof error?.status === 'string' ? error.status : undefined,
           message: typeof error?.message === 'string' ? error.message : text.slice(0, 200),
         },
         curl,
+        size,
       };
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new RunStopped(`GET ${url.href}: ${response.status} but not a JSON object\n  ${curl}`);
+      throw new RunStopped(`GET ${url.href}: ${status} but not a JSON object\n  ${curl}`);
     }
     const record = body as Record<string, unknown>;
     const items = this.itemsOf(record, url);
     const token = record.nextPageToken;
     return {
-      status: response.status,
+      status,
       items,
       ...(typeof token === 'string' && token !== '' ? { nextPageToken: token } : {}),
       curl,
+      size,
     };
   }
 

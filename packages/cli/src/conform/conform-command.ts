@@ -5,7 +5,10 @@ import { CliError, EXIT } from '../cli-error.js';
 import { type SchemaChoice, schemaFromFile, schemaFromSample } from '../schema-choice.js';
 import { type Check, keyOf, runChecks, walk } from './checks.js';
 import { ConformClient, type Dialect, RunStopped, type Target } from './conform-client.js';
+import { markConsequences } from './full-listing-check.js';
 import { checkRecipeUrls, mutateCheck, type Recipe, readRecipe } from './mutate.js';
+
+const MiB = 1024 * 1024;
 
 /** Exit statuses of `listkit conform`. */
 export const CONFORM_EXIT = {
@@ -13,7 +16,10 @@ export const CONFORM_EXIT = {
   /** At least one check failed. */
   failed: 1,
   usage: EXIT.usage,
-  /** The run stopped: the target unreachable or not a list, or --max-requests reached. */
+  /**
+   * The run stopped: the target unreachable or not a list, a response over a cap or nested too
+   * deep, a request timed out, or --max-requests or --max-time reached.
+   */
   stopped: 3,
 } as const;
 
@@ -29,6 +35,12 @@ export interface ConformCommandOptions {
   maxRequests: number;
   rate?: number;
   timeout: number;
+  /** The whole run's time, in seconds. */
+  maxTime: number;
+  /** The largest response body read, in MiB (after inflating gzip). */
+  maxResponseSize: number;
+  /** What one walk of every page may hold, in MiB. */
+  maxListingSize: number;
   seed: number;
   /** A recipe file: run the check that writes (creates and deletes items). */
   mutate?: string;
@@ -60,6 +72,8 @@ export interface ConformReport {
     fail: number;
     skip: number;
     notSupported: number;
+    /** Failures that follow from a broken full listing (`details.consequenceOf`), of `fail`. */
+    consequences: number;
     ok: boolean;
     stopped?: string;
   };
@@ -71,7 +85,16 @@ function targetOf(url: string, options: ConformCommandOptions): Target {
   try {
     parsed = new URL(url);
   } catch {
-    throw new CliError(`'${url}' is not a URL`, EXIT.usage);
+    throw new CliError(`'${withoutUserinfo(url)}' is not a URL`, EXIT.usage);
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    // They would travel in every curl command and message of the report: refused, unprinted.
+    parsed.username = '';
+    parsed.password = '';
+    throw new CliError(
+      `'${parsed.href}': the URL holds credentials (user:password@), which listkit does not send or print; give them with --header or --bearer-env`,
+      EXIT.usage,
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new CliError(`'${url}': only http and https URLs`, EXIT.usage);
@@ -96,6 +119,10 @@ function targetOf(url: string, options: ConformCommandOptions): Target {
   };
   return target;
 }
+
+/** Text given as a URL with anything before an `@` in its authority (credentials) left out. */
+const withoutUserinfo = (text: string) =>
+  text.replace(/^([a-z][a-z0-9+.-]*:\/*)[^/?#]*@/i, '$1<credentials>@');
 
 /** The report of a run: its checks (with the mutate check's skip when it did not run) and summary. */
 function reportOf(
@@ -128,12 +155,14 @@ function reportOf(
       details: { notRun: true },
     });
   }
+  const consequences = markConsequences(checks);
   const count = (status: Check['status']) => checks.filter((c) => c.status === status).length;
   const summary: ConformReport['summary'] = {
     pass: count('PASS'),
     fail: count('FAIL'),
     skip: count('SKIP'),
     notSupported: checks.filter((c) => c.details?.notSupported === true).length,
+    consequences,
     ok: stopped === undefined && count('FAIL') === 0,
     ...(stopped !== undefined ? { stopped } : {}),
   };
@@ -183,6 +212,9 @@ export async function runConform(
     maxRequests: options.maxRequests,
     rate: options.rate,
     timeoutMs: options.timeout * 1000,
+    maxTimeMs: options.maxTime * 1000,
+    maxResponseBytes: options.maxResponseSize * MiB,
+    maxListingBytes: options.maxListingSize * MiB,
   });
 
   const checks: Check[] = [];
@@ -260,44 +292,63 @@ export function printable(text: string): string {
 
 const printableLines = (text: string) => text.split('\n').map(printable).join('\n');
 
-/** The report for people: grouped by kind, one line per check, curl under each failure. */
+/** The report for people: the cause first, then by kind, one line per check, curl under each failure. */
 export function renderReport(report: ConformReport, colour: boolean): string {
   const paint = (code: number, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const status = { PASS: paint(32, 'PASS'), FAIL: paint(31, 'FAIL'), SKIP: paint(33, 'SKIP') };
   const { target, summary } = report;
   const lines = [
     `listkit conform ${printable(target.url)}`,
     `  dialect ${target.dialect}, ${target.items} items keyed by ${target.schemaKey || '?'}, ${target.requests} requests`,
   ];
+  const cause = report.checks.find((c) => c.details.rootCause === true && c.status === 'FAIL');
+  if (cause) {
+    lines.push(
+      '',
+      'Cause: the full listing, the data every filter, ordering and --mutate check compares with, is broken',
+      ...checkLines(cause, paint),
+      `  The failures marked "follows from the full listing" below are its consequences: fix it, then run again.`,
+    );
+  }
   for (const { group, title } of GROUPS) {
-    const all = report.checks.filter((c) => c.group === group);
+    const all = report.checks.filter((c) => c.group === group && c !== cause);
     if (all.length === 0) continue;
     lines.push('', title);
-    const checks = all.filter((c) => c.details.notSupported !== true);
-    const unsupported = all.filter((c) => c.details.notSupported === true);
-    for (const check of checks) {
-      lines.push(`  ${status[check.status]}  ${printable(check.name)}: ${printable(check.cause)}`);
-      if (check.status !== 'FAIL') continue;
-      const explanation = check.details.explanation;
-      if (Array.isArray(explanation)) {
-        const { example, server } = check.details;
-        lines.push(
-          `        ${printable(String(example))}: the server ${String(server)}; listkit says:`,
-        );
-        for (const line of explanation) lines.push(`          ${printable(String(line))}`);
-      }
-      if (check.curl) lines.push(`        ${paint(2, printable(check.curl))}`);
+    for (const check of all.filter((c) => c.details.notSupported !== true)) {
+      lines.push(...checkLines(check, paint));
     }
+    const unsupported = all.filter((c) => c.details.notSupported === true);
     if (unsupported.length > 0) lines.push('  not supported by the server:');
     for (const check of unsupported) {
-      const cause = check.cause.replace(/^not supported: /, '');
-      lines.push(`  ${status.SKIP}  ${printable(check.name)}: ${printable(cause)}`);
+      const reason = check.cause.replace(/^not supported: /, '');
+      lines.push(`  ${paint(33, 'SKIP')}  ${printable(check.name)}: ${printable(reason)}`);
     }
   }
+  const following =
+    summary.consequences > 0 ? ` (${summary.consequences} follow from the full listing)` : '';
   lines.push(
     '',
-    `${summary.ok ? paint(32, 'OK') : paint(31, 'NOT OK')}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped (${summary.notSupported} not supported by the server)`,
+    `${summary.ok ? paint(32, 'OK') : paint(31, 'NOT OK')}: ${summary.pass} passed, ${summary.fail} failed${following}, ${summary.skip} skipped (${summary.notSupported} not supported by the server)`,
   );
   if (summary.stopped) lines.push(`stopped: ${printableLines(summary.stopped)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** One check's line, and for a failure its explanation and curl command. */
+function checkLines(check: ReportedCheck, paint: (code: number, text: string) => string): string[] {
+  const status = { PASS: paint(32, 'PASS'), FAIL: paint(31, 'FAIL'), SKIP: paint(33, 'SKIP') };
+  const follows = check.details.consequenceOf ? ' [follows from the full listing]' : '';
+  const lines = [
+    `  ${status[check.status]}  ${printable(check.name)}: ${printable(check.cause)}${follows}`,
+  ];
+  if (check.status !== 'FAIL') return lines;
+  const explanation = check.details.explanation;
+  if (Array.isArray(explanation) && explanation.length > 0) {
+    const { example, server } = check.details;
+    lines.push(
+      `        ${printable(String(example))}: the server ${String(server)}; listkit says:`,
+    );
+    for (const line of explanation) lines.push(`          ${printable(String(line))}`);
+  }
+  if (check.curl) lines.push(`        ${paint(2, printable(check.curl))}`);
+  return lines;
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ResourceSchema } from '@listkit/query';
 import { CliError, EXIT } from '../cli-error.js';
+import { formatBytes } from '../read-capped.js';
 import { type Check, keyOf, type Walk } from './checks.js';
 import { type ConformClient, RunStopped } from './conform-client.js';
 
@@ -187,9 +188,16 @@ export async function mutateCheck(
     let pageToken: string | undefined;
     let pages = 0;
     let firstCurl: string | undefined;
+    let held = 0;
     do {
       const answer = await client.list({ pageSize: 2, pageToken });
       pages++;
+      held += answer.size;
+      if (held > client.limits.maxListingBytes) {
+        throw new RunStopped(
+          `--mutate: the walk is larger than ${formatBytes(client.limits.maxListingBytes)} (--max-listing-size) after ${pages} pages\n  ${answer.curl}`,
+        );
+      }
       firstCurl ??= answer.curl;
       if (answer.status < 200 || answer.status > 299) {
         return {
@@ -246,7 +254,9 @@ export async function mutateCheck(
       details,
     };
   } finally {
-    // Cleanup: every item this run created, and nothing else (the names carry this run's prefix).
+    // Cleanup: every item this run created, and nothing else (the names carry this run's prefix),
+    // also past --max-time (each delete still within --timeout).
+    client.beginCleanup();
     for (const item of [...items.live]) {
       try {
         await items.remove(item, true);

@@ -1,0 +1,53 @@
+// The CLI's small readers shared by its commands: a byte stream read whole under a cap, and
+// JSON nesting found without recursion (strings and escapes do not count as brackets).
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { scanJsonNesting } from '../packages/cli/src/json-nesting.js';
+import { CapExceeded, formatBytes, readCapped } from '../packages/cli/src/read-capped.js';
+
+describe('readCapped', () => {
+  it('joins the chunks up to the cap, and stops at the first chunk past it', async () => {
+    const chunks = [Buffer.from('ab'), Buffer.from('cd')];
+    expect((await readCapped(Readable.from(chunks), 4)).toString()).toBe('abcd');
+    let pulled = 0;
+    async function* endless() {
+      for (;;) {
+        pulled++;
+        yield Buffer.alloc(1024);
+      }
+    }
+    const error = await readCapped(endless(), 4096).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CapExceeded);
+    expect((error as CapExceeded).limit).toBe(4096);
+    expect((error as Error).message).toBe('more than 4 KiB');
+    expect(pulled).toBe(5);
+  });
+
+  it('says sizes in MiB, KiB or bytes', () => {
+    expect(formatBytes(16 * 1024 * 1024)).toBe('16 MiB');
+    expect(formatBytes(1536)).toBe('1536 bytes');
+  });
+});
+
+describe('scanJsonNesting', () => {
+  it('counts objects and arrays, not brackets in strings or after escapes', () => {
+    const text = '{"a":"[{\\"[","b":[{}, []]}';
+    expect(JSON.parse(text)).toEqual({ a: '[{"[', b: [{}, []] });
+    expect(scanJsonNesting(text, 3)).toEqual({ containers: 4 });
+    expect(scanJsonNesting(text, 2).tooDeep).toMatchObject({ column: 19 });
+  });
+
+  it('locates the first bracket past the limit by line and column', () => {
+    expect(scanJsonNesting('{\n  "a": [[1]]\n}', 2).tooDeep).toEqual({
+      line: 2,
+      column: 9,
+      offset: 10,
+    });
+  });
+
+  it('takes 100,000 levels without recursion', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(scanJsonNesting(deep, 100).tooDeep).toMatchObject({ line: 1, column: 101 });
+    expect(scanJsonNesting(deep, 200_000)).toEqual({ containers: 100_000 });
+  });
+});
