@@ -520,13 +520,12 @@ describe('listkit filter streams', () => {
       });
       // An endless input: written for as long as the process reads it.
       const lines = '{"a":1}\n'.repeat(8192);
+      // One exit listener for the whole loop (one per wait would pile up on the child).
+      const exited = new Promise((r) => child.once('exit', r));
       void (async () => {
         while (open) {
           if (!child.stdin.write(lines)) {
-            await new Promise((r) => {
-              child.stdin.once('drain', r);
-              child.once('exit', r);
-            });
+            await Promise.race([new Promise((r) => child.stdin.once('drain', r)), exited]);
           }
         }
       })();
