@@ -2,10 +2,11 @@
 // file's raw read speed (cat > /dev/null) is the limit. Every row checks that both counted the
 // same matches. Run after a build: node test/bench/filter-cli.mjs [lines]
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generate } from './rules-data.mjs';
 
 const LINES = Number(process.argv[2] ?? 1_000_000);
 const ROUNDS = 3;
@@ -72,36 +73,3 @@ for (const [name, filter, expression] of ROWS) {
 }
 rmSync(work, { recursive: true, force: true });
 if (failed) process.exit(1);
-
-/** Forwarding-rule-like records: names, enums, labels, timestamps, nested and repeated fields. */
-async function generate(path, lines) {
-  const out = createWriteStream(path);
-  const schemes = ['EXTERNAL', 'INTERNAL', 'EXTERNAL_MANAGED', 'INTERNAL_MANAGED'];
-  const protocols = ['TCP', 'UDP', 'ESP', 'TCP'];
-  let text = '';
-  for (let i = 0; i < lines; i++) {
-    const rule = {
-      name: `${i % 3 ? 'api' : 'web'}-${i}`,
-      id: String(1_000_000_000 + i),
-      IPProtocol: protocols[i % 4],
-      loadBalancingScheme: schemes[(i >> 2) % 4],
-      labels: { env: ['prod', 'dev', 'staging'][i % 3], team: `t${i % 17}` },
-      // Whole seconds, one format: jq compares the text, which then orders as the instants do.
-      creationTimestamp: new Date(
-        Date.UTC(2025, 0, 1) + (i % 365) * 86_400_000 + (i % 86_400) * 1000,
-      )
-        .toISOString()
-        .replace('.000Z', 'Z'),
-      ports: [String(80 + (i % 5)), '443'],
-      backendService: { region: `us-central${i % 3}`, weight: i % 100 },
-      description: `rule number ${i}`,
-    };
-    text += `${JSON.stringify(rule)}\n`;
-    if (text.length > 1 << 20) {
-      if (!out.write(text)) await new Promise((resolve) => out.once('drain', resolve));
-      text = '';
-    }
-  }
-  out.end(text);
-  await new Promise((resolve) => out.on('finish', resolve));
-}

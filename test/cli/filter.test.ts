@@ -1,6 +1,6 @@
 // `listkit filter` as users run it: the real command as a child process, over files and stdin.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -223,7 +223,8 @@ describe('listkit filter prints what was asked', () => {
       fields: {
         creationTimestamp: { kind: 'timestamp' },
         labels: { kind: 'map' },
-        size: { kind: 'int64' },
+        // JSON has one number type: integers in the sample are still read as numbers.
+        size: { kind: 'double' },
       },
     });
     const schemaFile = file('schema.json', schema.stdout);
@@ -304,14 +305,19 @@ describe('listkit filter refuses bad input clearly', () => {
     }
   });
 
-  it('malformed NDJSON names file, line and column and prints nothing', async () => {
+  it('malformed NDJSON names file, line and column; --atomic then prints nothing', async () => {
     const lines = ndjson.split('\n');
     lines.splice(3, 0, '{"name": "x", oops}');
     const path = file('bad.ndjson', lines.join('\n'));
     const run = await listkit(['filter', '', path]);
     expect(run.status).toBe(1);
-    expect(run.stdout).toBe('');
+    // Streaming: the three records before the bad line were written as they were read.
+    expect(names(run.stdout)).toEqual(['web-00', 'web-01', 'web-02']);
     expect(run.stderr).toMatch(new RegExp(`${path}:4:15: malformed JSON`));
+    const atomic = await listkit(['filter', '', path, '--atomic']);
+    expect(atomic.status).toBe(1);
+    expect(atomic.stdout).toBe('');
+    expect(atomic.stderr).toBe(run.stderr);
 
     const kept = await listkit(['filter', '', path, '--keep-going']);
     expect(kept.status).toBe(0);
@@ -380,16 +386,7 @@ describe('listkit filter memory', () => {
     child.stdout.on('data', (d) => {
       stdout += d;
     });
-    let peak = 0;
-    const readPeak = () => {
-      try {
-        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-        peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0));
-      } catch {
-        // exited
-      }
-    };
-    const poll = setInterval(readPeak, 50);
+    const rss = watchPeakRss(child.pid);
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     const batch = 10_000;
     for (let start = 0; start < lines; start += batch) {
@@ -397,15 +394,15 @@ describe('listkit filter memory', () => {
       for (let i = start; i < start + batch; i++) {
         text += `{"name":"r${i}","labels":{"env":"${i % 7 === 0 ? 'prod' : 'dev'}"},"size":${i % 1000},"createTime":"2025-01-01T00:00:00Z","note":"${'n'.repeat(40)}"}\n`;
       }
-      readPeak();
+      rss.read();
       if (!child.stdin.write(text)) await new Promise((r) => child.stdin.once('drain', r));
     }
-    readPeak();
+    rss.read();
     child.stdin.end();
     const status = await closed;
-    clearInterval(poll);
+    const peakMiB = rss.stop();
     expect(status).toBe(0);
-    return { stdout, peakMiB: peak / 1024 };
+    return { stdout, peakMiB };
   }
 
   // Three million records (about 400 MB): held in memory they would take gigabytes.
@@ -459,5 +456,423 @@ describe('listkit serve', () => {
     const filter = await listkit(['filter', '--help']);
     expect(filter.status).toBe(0);
     expect(filter.stdout).toMatch(/--order-by <orderBy>/);
+  });
+});
+
+/** The listkit child process with stdin and stdout left to the test (`extra` node flags first). */
+function spawnListkit(args: string[], options: { extra?: string[]; tmp?: string } = {}) {
+  return spawn(process.execPath, [...(options.extra ?? []), cli?.file ?? '', ...args], {
+    env: {
+      ...process.env,
+      XDG_CONFIG_HOME: join(work, 'config'),
+      ...(options.tmp ? { TMPDIR: options.tmp } : {}),
+    },
+  });
+}
+
+/** Resolves when `stream` has carried text containing `wanted` (or ended: then rejects). */
+function seen(stream: NodeJS.ReadableStream, wanted: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    stream.on('data', (d) => {
+      text += d;
+      if (text.includes(wanted)) resolve();
+    });
+    stream.on('end', () => reject(new Error(`ended without ${wanted}: ${text}`)));
+  });
+}
+
+describe('listkit filter streams', () => {
+  // Each case writes its first part, waits until the match of that part is on stdout, and only
+  // then writes the rest: a command that held its output until the input ended never gets there.
+  it.each([
+    ['NDJSON', [], '{"a":1}\n', '{"a":2}\n'],
+    ['NDJSON with --schema', ['--schema', 'SCHEMA'], '{"a":1}\n', '{"a":2}\n'],
+    ['NDJSON with --keep-going', ['--keep-going'], '{"a":1}\n', '{"a":2}\n'],
+    ['a JSON array', [], '[{"a":1},', '{"a":2}]'],
+    ['a list response', ['--items', 'items'], '{"items":[{"a":1},', '{"a":2}]}'],
+  ])(
+    '%s: a match is written before the rest of the input arrives',
+    async (_n, flags, first, rest) => {
+      const schema = file(
+        'a-schema.json',
+        JSON.stringify({ key: 'a', fields: { a: { kind: 'int64' } } }),
+      );
+      const child = spawnListkit([
+        'filter',
+        'a >= 1',
+        ...flags.map((f) => (f === 'SCHEMA' ? schema : f)),
+      ]);
+      const events: string[] = [];
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      child.stdin.write(first);
+      await seen(child.stdout, '{"a":1}');
+      events.push('first match written');
+      child.stdin.end(rest);
+      const second = seen(child.stdout, '{"a":2}').then(() => events.push('second match written'));
+      events.push('rest of input sent');
+      await second;
+      expect(await closed).toBe(0);
+      expect(events).toEqual(['first match written', 'rest of input sent', 'second match written']);
+    },
+    60_000,
+  );
+
+  it('| head -1 on an endless input ends the process with status 0 and leaves no file', async () => {
+    const tmp = mkdtempSync(join(work, 'tmp-'));
+    for (const flags of [[], ['--keep-going']]) {
+      const child = spawnListkit(['filter', 'a = 1', ...flags], { tmp });
+      child.stdin.on('error', () => undefined);
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      let open = true;
+      child.on('exit', () => {
+        open = false;
+      });
+      // An endless input: written for as long as the process reads it.
+      const lines = '{"a":1}\n'.repeat(8192);
+      // One exit listener for the whole loop (one per wait would pile up on the child).
+      const exited = new Promise((r) => child.once('exit', r));
+      void (async () => {
+        while (open) {
+          if (!child.stdin.write(lines)) {
+            await Promise.race([new Promise((r) => child.stdin.once('drain', r)), exited]);
+          }
+        }
+      })();
+      await seen(child.stdout, '\n');
+      child.stdout.destroy(); // head has its line and closes the pipe
+      expect(await closed).toBe(0);
+    }
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 120_000);
+
+  it('--atomic holds output in a temporary file that SIGINT and | head -1 remove', async () => {
+    const tmp = mkdtempSync(join(work, 'tmp-'));
+    const child = spawnListkit(['filter', 'a = 1', '--atomic'], { tmp });
+    child.stdin.on('error', () => undefined);
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // More than the 16 MiB held in memory, so the output spills to a file.
+    const lines = `{"a":1,"pad":"${'x'.repeat(200)}"}\n`.repeat(4096);
+    let written = 0;
+    while (readdirSync(tmp).length === 0 || written < 40 * 1024 * 1024) {
+      written += lines.length;
+      if (!child.stdin.write(lines)) await new Promise((r) => child.stdin.once('drain', r));
+    }
+    expect(readdirSync(tmp)[0]).toMatch(/^listkit-output-/);
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(child.stdout.read()).toBeNull();
+
+    const drained = spawnListkit(['filter', 'a = 1', '--atomic'], { tmp });
+    drained.stdin.on('error', () => undefined);
+    const ended = new Promise<number | null>((resolve) => drained.on('close', resolve));
+    for (let sent = 0; sent < 40 * 1024 * 1024; sent += lines.length) {
+      if (!drained.stdin.write(lines)) await new Promise((r) => drained.stdin.once('drain', r));
+    }
+    drained.stdin.end();
+    await seen(drained.stdout, '\n');
+    drained.stdout.destroy(); // | head -1
+    expect(await ended).toBe(0);
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 120_000);
+
+  it('--keep-going under a stalled reader keeps memory bounded (and warns of no listeners)', async () => {
+    // 2.5 million matching lines (20 MB) while stdout is not read: a command that queued its
+    // writes would hold them all; under a 64 MiB heap it would die of it.
+    const child = spawnListkit(['filter', 'a = 1', '--keep-going'], {
+      extra: ['--max-old-space-size=64'],
+    });
+    const producer = spawn('bash', ['-c', `yes '{"a":1}' | head -c 20000000`]);
+    producer.stdout.pipe(child.stdin);
+    child.stdin.on('error', () => undefined);
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const rss = watchPeakRss(child.pid);
+    // The reader stalls until the producer has written all it will (its pipe then blocks).
+    await new Promise((r) => setTimeout(r, 3000));
+    rss.read();
+    let lines = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      for (const byte of d) if (byte === 0x0a) lines++;
+    });
+    const status = await new Promise((resolve) => child.on('close', resolve));
+    expect(status).toBe(0);
+    expect(lines).toBe(2_500_000);
+    expect(stderr).toBe('');
+    expect(rss.stop()).toBeLessThan(160);
+  }, 300_000);
+});
+
+/** Runs `listkit args` under a 64 MiB heap with stdin from `input`; its peak RSS in MiB. */
+async function bounded(args: string[], input: string | Buffer): Promise<Run & { peakMiB: number }> {
+  const child = spawnListkit(args, { extra: ['--max-old-space-size=64'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const rss = watchPeakRss(child.pid);
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(input);
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { status, stdout, stderr, peakMiB: rss.stop() };
+}
+
+/**
+ * The peak RSS (VmHWM, from /proc) of process `pid`, read every 50 ms and on `read()`; `stop()`
+ * ends the polling and gives the peak in MiB.
+ */
+function watchPeakRss(pid: number | undefined) {
+  let peak = 0;
+  const read = () => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0));
+    } catch {
+      // exited
+    }
+  };
+  const poll = setInterval(read, 50);
+  return {
+    read,
+    stop: () => {
+      clearInterval(poll);
+      return peak / 1024;
+    },
+  };
+}
+
+describe('listkit filter reads any input in bounded memory, with located errors', () => {
+  const records = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ name: `r${i}`, size: i % 100, note: 'n'.repeat(60) }));
+
+  it('a one-line array and a one-line list response of 20 MB, element by element', async () => {
+    const many = records(200_000);
+    for (const text of [
+      JSON.stringify(many),
+      JSON.stringify({ kind: 'k#list', items: many, nextPageToken: 't' }),
+      JSON.stringify({ books: many, nextPageToken: 't' }),
+    ]) {
+      const run = await bounded(['filter', 'size = 7', '--output', 'count'], text);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe('2000\n');
+      expect(run.peakMiB).toBeLessThan(160);
+    }
+  }, 300_000);
+
+  it('bounds a line, a record and a run of whitespace, naming the bound', async () => {
+    const long = await bounded(
+      ['filter', '', '--max-record-bytes', '1000'],
+      `{"a":1}\n{"a":"${'x'.repeat(5000)}"}\n`,
+    );
+    expect(long.status).toBe(1);
+    expect(long.stderr).toBe(
+      'listkit: <stdin>:2:1: a record (or line) longer than 1000 bytes; raise the bound with --max-record-bytes\n',
+    );
+    const record = await bounded(
+      ['filter', '', '--max-record-bytes', '1000'],
+      `[{"a":1},\n {"a":"${'x'.repeat(5000)}"}]`,
+    );
+    expect(record.status).toBe(1);
+    expect(record.stderr).toMatch(
+      /^listkit: <stdin>:2:2: a record \(or line\) longer than 1000 bytes/,
+    );
+    // 200 MB of newlines and spaces, gzipped to a fraction of a MB: nothing of it is held.
+    const blank = gzipSync(Buffer.alloc(200 * 1024 * 1024, ' \n'));
+    const spaces = await bounded(['filter', ''], Buffer.concat([blank]));
+    expect(spaces.status).toBe(0);
+    expect(spaces.stdout).toBe('');
+    expect(spaces.peakMiB).toBeLessThan(160);
+  }, 300_000);
+
+  it('nesting past --max-depth is a located error, exit 1, never a stack trace', async () => {
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    for (const [input, where] of [
+      [`[{"a":${deep(100_000)}}]`, '<stdin>:1:517'],
+      [`{"a":1}\n{"a":${deep(100_000)}}\n`, '<stdin>:2:517'],
+      [`{"a":${deep(100_000)}}`, '<stdin>:1:517'],
+    ] as const) {
+      const run = await bounded(['filter', ''], input);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        `listkit: ${where}: nested too deep (more than 512 levels of arrays and objects); raise the bound with --max-depth\n`,
+      );
+    }
+    const raised = await bounded(['filter', '', '--max-depth', '1000'], `{"a":${deep(600)}}\n`);
+    expect(raised.status).toBe(0);
+  }, 120_000);
+
+  it('names the exact line and column of malformed input, and accepts a byte-order mark', async () => {
+    const cases: [string, string, string?][] = [
+      ['xx\n', '<stdin>:1:1: malformed JSON: unexpected "x"'],
+      // Streaming, the records before the error are written (the third element).
+      [
+        '{"a":1}\n{"a":}\n',
+        '<stdin>:2:6: malformed JSON: expected a value, found "}"',
+        '{"a":1}\n',
+      ],
+      [
+        '{"a":1}\n{"a":tru, "b": 2}\n',
+        '<stdin>:2:9: malformed JSON: unexpected "," in true',
+        '{"a":1}\n',
+      ],
+      [
+        '[{"a":1},\n  {"a":2,}]',
+        '<stdin>:2:10: malformed JSON: expected a double-quoted property name, found "}"',
+        '{"a":1}\n',
+      ],
+      [
+        '\ufeff[{"a":1},\n  {"a":2,,}]',
+        '<stdin>:2:10: malformed JSON: expected a double-quoted property name, found ","',
+        '{"a":1}\n',
+      ],
+      [
+        '\ufeff{"a":1}\n{"a" 2}\n',
+        '<stdin>:2:6: malformed JSON: expected \':\' after a property name, found "2"',
+        '{"a":1}\n',
+      ],
+      [
+        '{"a":"x\n"}\n',
+        '<stdin>:1:8: malformed JSON: a line break inside a string (the string is not closed)',
+      ],
+      [
+        '[{"a":1},\n{"a":',
+        '<stdin>:2:6: malformed JSON: unexpected end of input: the value begun at 2:1 is not closed',
+        '{"a":1}\n',
+      ],
+      ['[{"a":1},]', '<stdin>:1:10: malformed JSON: unexpected "]" after a comma', '{"a":1}\n'],
+      [
+        '[{"a":1},,{"a":2}]',
+        '<stdin>:1:10: malformed JSON: unexpected "," where a record should be',
+        '{"a":1}\n',
+      ],
+      [
+        '[{"a":1}{"a":2}]',
+        "<stdin>:1:9: malformed JSON: expected ',' or ']' between records",
+        '{"a":1}\n',
+      ],
+    ];
+    for (const [input, message, written = ''] of cases) {
+      const run = await listkit(['filter', ''], input);
+      expect(run.status, input).toBe(1);
+      expect(run.stderr, input).toBe(`listkit: ${message}\n`);
+      expect(run.stdout).toBe(written);
+    }
+    for (const input of [
+      '\ufeff[{"a":1},{"a":2}]',
+      '\ufeff{"a":1}\n{"a":2}\n',
+      '\ufeff{"items":[{"a":1},{"a":2}]}',
+    ]) {
+      const run = await listkit(['filter', 'a = 2'], input);
+      expect(run.stderr, input).toBe('');
+      expect(run.stdout, input).toBe('{"a":2}\n');
+    }
+  }, 120_000);
+});
+
+describe('listkit filter never misses a match silently', () => {
+  const ints = Array.from(
+    { length: 20_000 },
+    (_, i) => `{"name":"r${i}","x":${i % 2},"t":"2025-01-01T00:00:00Z"}`,
+  ).join('\n');
+
+  it('widens a type a later record disagrees with, saying so once', async () => {
+    const later = `${ints}\n{"name":"late","x":2.5,"t":"soon"}\n{"name":"later","x":3.5,"t":"never"}\n`;
+    const run = await listkit(['filter', 'x > 2 AND t:*'], later);
+    expect(run.status).toBe(0);
+    expect(names(run.stdout)).toEqual(['late', 'later']);
+    expect(run.stderr).toBe(
+      'listkit: notice: schema: field \'t\' holds a string ("soon") at <stdin>:20001:1: read as string (was timestamp) from here on\n',
+    );
+    const big = await listkit(
+      ['filter', 'x > 1.5e6'],
+      '{"name":"a","x":2000000}\n{"name":"b","x":1}\n',
+    );
+    expect(big.stderr).toBe('');
+    expect(names(big.stdout)).toEqual(['a']);
+  });
+
+  it('reports a value the inferred type cannot read; --keep-going skips and counts it', async () => {
+    const input = `${ints}\n{"name":"odd","x":"one"}\n`;
+    const run = await listkit(['filter', 'x = 1'], input);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^listkit: <stdin>:20001:1: field 'x' holds a string \("one"\), which its type inferred from earlier records \(double\) cannot read; give --schema\n$/,
+    );
+    const kept = await listkit(['filter', 'x = 1', '--keep-going', '--output', 'count'], input);
+    expect(kept.status).toBe(0);
+    expect(kept.stdout).toBe('10000\n');
+    expect(kept.stderr).toMatch(/1 record\(s\) skipped/);
+  });
+
+  it('a filter naming a field the first records lack waits for the records that have it', async () => {
+    // The field first appears after the records of the first chunk (but within --sample-size).
+    const first = ints.split('\n').slice(0, 5000).join('\n');
+    const run = await listkit(['filter', 'b = 2'], `${first}\n{"name":"z","b":2}\n`);
+    expect(run.status).toBe(0);
+    expect(names(run.stdout)).toEqual(['z']);
+  });
+});
+
+describe('listkit filter: the small things', () => {
+  it("reads a filter starting with '-' (AIP-160's NOT) as the filter", async () => {
+    const input = '{"name":"a","region":"Europe"}\n{"name":"b","region":"Asia"}\n';
+    for (const args of [
+      ['filter', '-region:Europe'],
+      ['filter', '--output', 'ndjson', '-region:Europe', '-'],
+    ]) {
+      const run = await listkit(args, input);
+      expect(run.stderr).toBe('');
+      expect(names(run.stdout)).toEqual(['b']);
+    }
+    expect((await listkit(['filter', '--nope'], input)).status).toBe(2);
+  });
+
+  it('--output table shows every scalar column, and nothing when nothing matches', async () => {
+    const wide = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c${i}`, i]));
+    const run = await listkit(
+      ['filter', '', '--output', 'table'],
+      JSON.stringify({ name: 'a', ...wide }),
+    );
+    expect(run.stdout.split('\n')[0]).toBe(['name', ...Object.keys(wide)].join('  '));
+    const none = await listkit(
+      ['filter', 'c1 = 99', '--output', 'table'],
+      JSON.stringify({ name: 'a', ...wide }),
+    );
+    expect(none.stdout).toBe('');
+  });
+
+  it('--fields with an unknown path is bad usage, not {}', async () => {
+    const run = await listkit(['filter', '', '--fields', 'nmae'], ndjson);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/--fields: .*unknown field 'nmae'; did you mean 'name'\?/s);
+  });
+
+  it('--help states each default once; a token of another listing speaks of files', async () => {
+    const help = await listkit(['filter', '--help']);
+    expect(help.stdout).not.toMatch(/\(default 10000\)/);
+    expect(help.stdout).toMatch(/--sample-size <n> .*\(default: 10000\)/s);
+    const path = file('paged.ndjson', ndjson);
+    const first = await listkit(['filter', '', path, '--page-size', '2']);
+    const token = /nextPageToken: (\S+)/.exec(first.stderr)?.[1] ?? '';
+    const other = await listkit([
+      'filter',
+      'size > 1',
+      path,
+      '--page-size',
+      '2',
+      '--page-token',
+      token,
+    ]);
+    expect(other.status).toBe(2);
+    expect(other.stderr).not.toMatch(/parent/);
+    expect(other.stderr).toMatch(/the filter, --order-by and files must stay the same/);
   });
 });

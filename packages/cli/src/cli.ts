@@ -1,8 +1,10 @@
 // `listkit`: Google-style list filters for any JSON (`filter`), and the emulator (`serve`).
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
-import { type ConformCommandOptions, runConform } from './conform/conform-command.js';
+import type { ConformCommandOptions } from './conform/conform-command.js';
+import { protectFilter, unprotectFilter } from './filter-argument.js';
 import { type FilterOptions, type OutputFormat, runFilter } from './filter-command.js';
+import { DEFAULT_LIMITS, MAX_DEPTH_CEILING } from './input-limits.js';
 
 const EXIT_CODES = `
 Exit status:
@@ -10,12 +12,13 @@ Exit status:
   1  malformed input (named by file, line and column) or a file that cannot be read
   2  bad usage: an unknown option, a bad filter, orderBy, schema or page token`;
 
-const positiveInteger = (flag: string) => (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000_000) {
-    throw new InvalidArgumentError(`${flag} must be a positive integer`);
+const boundedInteger = (flag: string, max: number) => (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new InvalidArgumentError(`${flag} must be a positive integer (at most ${max})`);
   }
   return Number(value);
 };
+const positiveInteger = (flag: string) => boundedInteger(flag, 1_000_000_000);
 
 /** The values of `conform --style`: the list method's styles (`ListStyle`). */
 const LIST_STYLES = ['compute', 'aip'];
@@ -87,20 +90,38 @@ program
   .option('--print-schema', 'print the schema (given or inferred) as listkit schema JSON, and exit')
   .option(
     '--keep-going',
-    'report malformed NDJSON lines on stderr and skip them (matches are then printed as they are found)',
+    'report malformed NDJSON lines (and values the inferred schema cannot read) on stderr and skip them',
+  )
+  .option(
+    '--atomic',
+    'print nothing until the whole input is known good (output waits in memory, then a temporary file)',
   )
   .option(
     '--sample-size <n>',
-    'records read to infer a schema (default 10000)',
+    'records read at most to infer a schema (fewer: those that arrived when the reading waits)',
     positiveInteger('--sample-size'),
     10_000,
+  )
+  .option(
+    '--max-record-bytes <n>',
+    `the longest record, NDJSON line or run of whitespace held, in bytes`,
+    positiveInteger('--max-record-bytes'),
+    DEFAULT_LIMITS.maxRecordBytes,
+  )
+  .option(
+    '--max-depth <n>',
+    `the deepest nesting of arrays and objects read (at most ${MAX_DEPTH_CEILING})`,
+    boundedInteger('--max-depth', MAX_DEPTH_CEILING),
+    DEFAULT_LIMITS.maxDepth,
   )
   .addHelpText(
     'after',
     `
-Memory: NDJSON in input order streams (constant memory; output past 16 MiB waits in a temporary
-file until the input is known good). With --order-by and --page-size only the page is held
-(top-k). A JSON array or document is read whole.
+Streaming: without --order-by or paging, each match is written as soon as its record is read
+(a JSON array or list response element by element, NDJSON line by line), and the reading waits
+while stdout cannot take more. With --atomic nothing is written until the input is known good.
+Memory: one record at a time (--max-record-bytes); with --order-by and --page-size only the page
+(top-k). A filter starting with '-' (AIP-160's NOT) is read as the filter, not as options.
 
 Examples:
   listkit filter 'labels.env = prod' rules.json
@@ -110,6 +131,7 @@ Examples:
 ${EXIT_CODES}`,
   )
   .action(async (filter: string, files: string[], opts: Record<string, unknown>) => {
+    filter = unprotectFilter(filter);
     const options: FilterOptions = {
       orderBy: opts.orderBy as string | undefined,
       pageSize: opts.pageSize as number | undefined,
@@ -125,7 +147,10 @@ ${EXIT_CODES}`,
       sqlDialect: opts.dialect as FilterOptions['sqlDialect'],
       printSchema: Boolean(opts.printSchema),
       keepGoing: Boolean(opts.keepGoing),
+      atomic: Boolean(opts.atomic),
       sampleSize: opts.sampleSize as number,
+      maxRecordBytes: opts.maxRecordBytes as number,
+      maxDepth: opts.maxDepth as number,
     };
     process.exitCode = await runFilter(filter, files, options, {
       write,
@@ -266,6 +291,8 @@ ${CONFORM_EXIT_CODES}`,
       seed: opts.seed as number,
       json: Boolean(opts.json),
     };
+    // Loaded only for this command: `listkit filter` starts without it.
+    const { runConform } = await import('./conform/conform-command.js');
     process.exitCode = await runConform(url, options, {
       write: (text) => write(text),
       error: (line) => console.error(line),
@@ -302,7 +329,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 try {
-  await program.parseAsync(process.argv);
+  await program.parseAsync(protectFilter(process.argv));
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
@@ -313,6 +340,10 @@ try {
         : `listkit: ${error.message}`,
     );
     process.exitCode = error.status;
+  } else if (error instanceof RangeError && /call stack/.test(error.message)) {
+    // A safety net: --max-depth keeps input within the stack, but a message beats a stack trace.
+    console.error('listkit: the input is nested too deep for this process; lower --max-depth');
+    process.exitCode = EXIT.input;
   } else {
     throw error;
   }

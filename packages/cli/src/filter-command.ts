@@ -1,8 +1,10 @@
 // `listkit filter`: Google-style list filters over any JSON, from files or stdin.
 import {
   type CompiledFilter,
+  checkedFieldsOf,
   compileFilter,
   explainFilter,
+  type FieldRef,
   formatExplanation,
   ListkitError,
   type OrderBy,
@@ -12,12 +14,12 @@ import {
   type SchemaWarning,
   type SortKey,
 } from '@listkit/query';
-import { planListQuery, type SqlDialectName, sqlTable } from '@listkit/query/sql';
+import type { SqlDialectName } from '@listkit/query/sql';
 import { CliError, EXIT } from './cli-error.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type Cursor, inputOrderPage, orderedPage, type PageSelection } from './page-selection.js';
 import { pageTokenSecrets } from './page-token-secret.js';
-import { readRecords } from './read-records.js';
+import { type RecordOrigin, readRecords } from './read-records.js';
 import { renderTable } from './render-table.js';
 import {
   numberRecord,
@@ -25,8 +27,12 @@ import {
   schemaFromFile,
   schemaFromSample,
 } from './schema-choice.js';
+import { describeValue, guardRecord } from './schema-guard.js';
+import { StreamOutput } from './stream-output.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'table' | 'count';
+
+let sqlPlanner: typeof import('@listkit/query/sql') | undefined;
 
 export interface FilterOptions {
   orderBy?: string;
@@ -44,8 +50,14 @@ export interface FilterOptions {
   sqlDialect?: SqlDialectName;
   printSchema: boolean;
   keepGoing: boolean;
-  /** Records read to infer a schema. */
+  /** Hold every match until the whole input is known good (the temporary-file spill). */
+  atomic: boolean;
+  /** Records read to infer a schema at most (fewer: what has arrived when the reader waits). */
   sampleSize: number;
+  /** The longest record or NDJSON line read, in bytes. */
+  maxRecordBytes: number;
+  /** The deepest nesting of arrays and objects read. */
+  maxDepth: number;
 }
 
 export interface Io {
@@ -83,9 +95,13 @@ async function openPaging(filter: string, inputs: string[], options: FilterOptio
     options.pageToken === undefined
       ? undefined
       : await codec!.open(options.pageToken, binding).catch((error: unknown) => {
-          throw error instanceof ListkitError
-            ? new CliError(`--page-token: ${error.message}`, EXIT.usage)
-            : error;
+          if (!(error instanceof ListkitError)) throw error;
+          // The library speaks of an API's parent; a CLI user has files.
+          const message =
+            error.code === 'page_token_query_mismatch'
+              ? 'the page token belongs to a different listing: the filter, --order-by and files must stay the same while paging'
+              : error.message;
+          throw new CliError(`--page-token: ${message}`, EXIT.usage);
         });
   return { binding, paging, codec, cursorKey };
 }
@@ -98,115 +114,226 @@ export async function runFilter(
   io: Io,
 ): Promise<number> {
   refuseCountedPages(options);
+  // The SQL planner is loaded only for --sql: the other runs start without it.
+  if (options.sql) sqlPlanner ??= await import('@listkit/query/sql');
   const warn = (w: SchemaWarning) =>
     io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
   const inputs = files.length > 0 ? files : ['-'];
-  let choice: SchemaChoice | undefined = options.schema
+  const given = options.schema
     ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
     : undefined;
-
-  const { binding, paging, codec, cursorKey } = await openPaging(filter, inputs, options);
-
-  let query: Query | undefined;
-  let printed: string | undefined;
-  let sample: { record: object; position: number }[] = [];
-  let position = 0;
-  let count = 0;
-  // --keep-going over NDJSON in input order writes each match as it is found (nothing is held
-  // back for a malformed line to spoil); otherwise output waits for the whole input.
-  const streaming = options.keepGoing && options.output === 'ndjson' && !options.orderBy && !paging;
-  // Every match in input order: written out as found into a buffer that spills to disk, so
-  // memory stays bounded however much of the input matches.
-  const direct =
-    !streaming &&
-    !options.orderBy &&
-    !paging &&
-    (options.output === 'ndjson' || options.output === 'json');
-  const held = new OutputBuffer();
-
-  const begin = (): void => {
-    choice ??= schemaFromSample(
-      sample.map((s) => s.record),
-      options.key,
-      warn,
-    );
-    const prepared = prepare(filter, choice, options, cursorKey);
-    if (typeof prepared === 'string') printed = prepared;
-    else query = prepared;
-  };
-  const take = (record: object, at: number): boolean => {
-    const q = query!;
-    if (choice!.keyedByPosition) numberRecord(record, at);
-    if (!q.filter.matches(record)) return true;
-    count++;
-    if (options.output === 'count') return true;
-    if (streaming) {
-      void io.write(`${JSON.stringify(project(record, options.fields))}\n`);
-      return true;
+  const paging = await openPaging(filter, inputs, options);
+  const run = new FilterRun(filter, options, io, paging.cursorKey, warn);
+  if (given) run.begin(given);
+  try {
+    await run.readAll(inputs);
+  } catch (error) {
+    // Streaming, the matches of the records read before the error are written; --atomic
+    // writes nothing.
+    if (run.output instanceof StreamOutput) {
+      // Records still in the sample were read before the error too: they are matched and
+      // written (a problem with the filter itself gives way to the input's error).
+      try {
+        run.tryBegin(true);
+      } catch {
+        run.output.discard();
+      }
+      await run.output.flush();
+    } else {
+      run.output.discard();
     }
-    if (direct) {
-      const line = JSON.stringify(project(record, options.fields));
-      if (options.output === 'ndjson') held.write(`${line}\n`);
-      else held.write(`${count === 1 ? '{\n  "items": [\n' : ',\n'}    ${line}`);
+    throw error;
+  }
+  return run.finish(paging);
+}
+
+/**
+ * The state of one run: the schema (given, or inferred from the first records as they arrive),
+ * the compiled query, and where matches go: straight to stdout as each chunk of input is read
+ * (the default in input order), into the page (with --order-by or paging), or held back until
+ * the whole input is known good (--atomic).
+ */
+class FilterRun {
+  choice: SchemaChoice | undefined;
+  query: Query | undefined;
+  printed: string | undefined;
+  sample: { record: object; origin: RecordOrigin; position: number }[] = [];
+  position = 0;
+  count = 0;
+  skipped = 0;
+  refs: FieldRef[] = [];
+  readonly widened = new Set<string>();
+  readonly inferred: boolean;
+  /** Matches in input order, not held for a page. */
+  readonly direct: boolean;
+  /** Matches are written as the input is read (not held until it is known good). */
+  readonly streaming: boolean;
+  /** --print-schema, --explain and --sql read the whole sample before deciding. */
+  readonly eager: boolean;
+  readonly output: OutputBuffer | StreamOutput;
+
+  constructor(
+    readonly filter: string,
+    readonly options: FilterOptions,
+    readonly io: Io,
+    readonly cursorKey: SortKey | undefined,
+    readonly warn: (w: SchemaWarning) => void,
+  ) {
+    const paged = options.pageSize !== undefined || options.pageToken !== undefined;
+    this.inferred = options.schema === undefined;
+    this.direct =
+      !options.orderBy && !paged && (options.output === 'ndjson' || options.output === 'json');
+    this.streaming = this.direct && !options.atomic;
+    this.eager = !(options.printSchema || options.explain || options.sql);
+    this.output = this.streaming ? new StreamOutput(io.write) : new OutputBuffer();
+  }
+
+  /** Compiles the filter against `choice`; replays the sample read so far. */
+  begin(choice: SchemaChoice): void {
+    this.choice = choice;
+    const prepared = prepare(this.filter, choice, this.options, this.cursorKey);
+    if (typeof prepared === 'string') {
+      this.printed = prepared;
+      return;
+    }
+    this.query = prepared;
+    this.refs = this.inferred ? checkedFieldsOf(prepared.filter.checked) : [];
+  }
+
+  /**
+   * Infers a schema from the records read so far and begins. A filter naming a field no record
+   * has shown yet waits for more records, up to --sample-size (or the input's end).
+   */
+  tryBegin(final: boolean): boolean {
+    if (this.query || this.printed !== undefined || this.sample.length === 0) return true;
+    // Warnings wait until this sample is the one used (a later, larger one may not have them).
+    const warnings: SchemaWarning[] = [];
+    const choice = schemaFromSample(
+      this.sample.map((s) => s.record),
+      this.options.key,
+      (warning) => warnings.push(warning),
+      { numbersAsDoubles: true },
+    );
+    try {
+      this.begin(choice);
+    } catch (error) {
+      const waiting =
+        !final && error instanceof CliError && /unknown field|has no field/.test(error.message);
+      if (waiting) return true;
+      for (const warning of warnings) this.warn(warning);
+      throw error;
+    }
+    for (const warning of warnings) this.warn(warning);
+    if (this.printed !== undefined) return false;
+    const held = this.sample;
+    this.sample = [];
+    return held.every(({ record, origin, position }) => this.take(record, origin, position));
+  }
+
+  /** Checks one record; false when the page is complete. */
+  take(record: object, origin: RecordOrigin, at: number): boolean {
+    const q = this.query!;
+    if (this.refs.length > 0 && !this.guard(record, origin)) return true;
+    if (this.choice!.keyedByPosition) numberRecord(record, at);
+    if (!q.filter.matches(record)) return true;
+    this.count++;
+    if (this.options.output === 'count') return true;
+    if (this.direct) {
+      const line = JSON.stringify(project(record, this.options.fields));
+      if (this.options.output === 'ndjson') this.output.write(`${line}\n`);
+      else this.output.write(`${this.count === 1 ? '{\n  "items": [\n' : ',\n'}    ${line}`);
       return true;
     }
     return q.selection.offer(record, at);
-  };
-  /** Matches the records read while sampling; false when the page is already complete. */
-  const replay = (): boolean => {
-    const held = sample;
-    sample = [];
-    return held.every(({ record, position: at }) => take(record, at));
-  };
-
-  try {
-    await readAll();
-  } catch (error) {
-    held.discard();
-    throw error;
   }
-  async function readAll(): Promise<void> {
-    if (choice) begin();
+
+  /**
+   * The inferred schema against a record: widens it (once per field, said on stderr) or
+   * reports a value it cannot read (skipped and counted with --keep-going). False: skip.
+   */
+  guard(record: object, origin: RecordOrigin): boolean {
+    for (;;) {
+      const verdict = guardRecord(record, this.refs, this.choice!.schema);
+      if (verdict.kind === 'ok') return true;
+      const where = `${origin.file}:${origin.line}:${origin.column}`;
+      if (verdict.kind === 'unreadable') {
+        const message = `${where}: field '${verdict.ref.path}' holds ${describeValue(verdict.value)}, which its type inferred from earlier records (${verdict.ref.type.kind}) cannot read; give --schema`;
+        if (!this.options.keepGoing) throw new CliError(message, EXIT.input);
+        if (this.skipped++ === 0) this.io.error(`listkit: ${message} (skipped; --keep-going)`);
+        return false;
+      }
+      if (!this.widened.has(verdict.ref.path)) {
+        this.widened.add(verdict.ref.path);
+        this.io.error(
+          `listkit: notice: schema: field '${verdict.ref.path}' holds ${describeValue(verdict.value)} at ${where}: read as ${verdict.to} (was ${verdict.from}) from here on`,
+        );
+      }
+      const choice = { ...this.choice!, schema: verdict.schema };
+      const selection = this.query!.selection;
+      this.begin(choice);
+      if (this.query) this.query.selection = selection;
+    }
+  }
+
+  async readAll(inputs: string[]): Promise<void> {
+    const limits = { maxRecordBytes: this.options.maxRecordBytes, maxDepth: this.options.maxDepth };
     for (const file of inputs) {
-      if (printed !== undefined) break;
+      if (this.printed !== undefined) break;
       const more = await readRecords(
         file,
-        (record) => {
-          const at = position++;
-          if (query) return take(record as object, at);
-          sample.push({ record: record as object, position: at });
-          if (sample.length < options.sampleSize) return true;
-          begin();
-          return printed === undefined && replay();
+        (record, origin) => {
+          const at = this.position++;
+          if (this.query) return this.take(record, origin, at);
+          if (this.printed !== undefined) return false;
+          this.sample.push({ record, origin, position: at });
+          return this.sample.length < this.options.sampleSize || this.tryBegin(true);
         },
-        { itemsPath: options.items, keepGoing: options.keepGoing, onBadLine: io.error },
+        {
+          itemsPath: this.options.items,
+          keepGoing: this.options.keepGoing,
+          onBadLine: this.io.error,
+          limits,
+          afterChunk: () => {
+            if (this.eager && !this.query) this.tryBegin(false);
+            return this.output instanceof StreamOutput ? this.output.flush() : undefined;
+          },
+        },
       );
       if (!more) break;
     }
-    if (!query && printed === undefined) {
-      if (sample.length === 0) {
-        if (options.printSchema || options.explain || options.sql) {
+    if (!this.query && this.printed === undefined) {
+      if (this.sample.length === 0) {
+        if (this.options.printSchema || this.options.explain || this.options.sql) {
           throw new CliError('no records to infer a schema from; give --schema', EXIT.usage);
         }
       } else {
-        begin();
-        if (printed === undefined) replay();
+        this.tryBegin(true);
       }
     }
   }
-  if (printed !== undefined) {
-    await io.write(printed);
-    return EXIT.ok;
-  }
-  if (streaming) return EXIT.ok;
-  if (direct) {
-    if (options.output === 'json') held.write(count === 0 ? '{\n  "items": []\n}\n' : '\n  ]\n}\n');
-    await held.drainTo(io.write);
-    return EXIT.ok;
-  }
 
-  await writeSelection(query, { codec, binding, count }, options, io);
-  return EXIT.ok;
+  async finish(paging: Awaited<ReturnType<typeof openPaging>>): Promise<number> {
+    const { io, options, output } = this;
+    if (this.skipped > 0) {
+      io.error(
+        `listkit: ${this.skipped} record(s) skipped: a field the filter reads held a value its inferred type cannot read`,
+      );
+    }
+    if (this.printed !== undefined) {
+      await io.write(this.printed);
+      return EXIT.ok;
+    }
+    if (this.direct) {
+      if (options.output === 'json') {
+        output.write(this.count === 0 ? '{\n  "items": []\n}\n' : '\n  ]\n}\n');
+      }
+      if (output instanceof StreamOutput) await output.flush();
+      else await output.drainTo(io.write);
+      return EXIT.ok;
+    }
+    await writeSelection(this.query, { ...paging, count: this.count }, options, io);
+    return EXIT.ok;
+  }
 }
 
 /** Writes the page the selection kept, sealing a next-page token after its last item. */
@@ -250,11 +377,16 @@ function prepare(
   const { schema } = choice;
   if (options.printSchema) return `${JSON.stringify(schema, null, 2)}\n`;
   const compiled = listkitCall(() => compileFilter<object>(filter, schema));
+  for (const path of options.fields ?? []) {
+    // A misspelt path would print {} for every record: check it as a presence test would.
+    listkitCall(() => compileFilter<object>(`${path}:*`, schema), '--fields: ');
+  }
   const order = options.orderBy
     ? listkitCall(() => parseOrderBy<object>(options.orderBy!, schema))
     : undefined;
   if (options.explain) return `${formatExplanation(explainFilter(compiled.checked, filter))}\n`;
   if (options.sql) {
+    const { planListQuery, sqlTable } = sqlPlanner!;
     const table = sqlTable(schema, { table: 'resources', dialect: options.sqlDialect });
     const plan = planListQuery(table, {
       filter: compiled,
@@ -293,11 +425,11 @@ function cursorOf(key: SortKey, order: OrderBy<object> | undefined): Cursor {
 }
 
 /** Runs a parse or check, turning a ListkitError into the caret message and exit status 2. */
-function listkitCall<T>(work: () => T): T {
+function listkitCall<T>(work: () => T, prefix = ''): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof ListkitError) throw new CliError(error.format(), EXIT.usage);
+    if (error instanceof ListkitError) throw new CliError(`${prefix}${error.format()}`, EXIT.usage);
     throw error;
   }
 }

@@ -1,12 +1,13 @@
-// `--output table`: one row a record, columns for the given fields (or the record's top-level
-// scalar fields), cells cut to a readable width.
+// `--output table`: one row a record, columns for the given fields (or every top-level scalar
+// field of the first 100 records, in first-seen order), cells cut to a readable width. No
+// records: no table (not a lone blank header line).
 const MAX_CELL = 40;
-const MAX_COLUMNS = 8;
 
 export function renderTable(
   records: readonly object[],
   fields: readonly string[] | undefined,
 ): string {
+  if (records.length === 0) return '';
   const columns = fields ?? defaultColumns(records);
   const cells = records.map((record) => columns.map((path) => cell(read(record, path))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
@@ -22,7 +23,6 @@ function defaultColumns(records: readonly object[]): string[] {
   const columns: string[] = [];
   for (const record of records.slice(0, 100)) {
     for (const [name, value] of Object.entries(record)) {
-      if (columns.length >= MAX_COLUMNS) return columns;
       if (value !== null && typeof value === 'object') continue;
       if (!columns.includes(name)) columns.push(name);
     }

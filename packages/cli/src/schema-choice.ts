@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
+  type FieldType,
   inferSchema,
   parseSchemaJson,
   type ResourceSchema,
@@ -79,13 +80,16 @@ export function schemaFromFile(
 
 /**
  * A schema from sample records. Fields whose records disagree are left out (with a warning);
- * data with no usable key is keyed by input position.
+ * data with no usable key is keyed by input position. With `numbersAsDoubles` (listkit filter),
+ * numbers are doubles whatever the sample held ({@link numbersAsDoubles}).
  */
 export function schemaFromSample(
   sample: readonly object[],
   key: string | undefined,
   warn: (warning: SchemaWarning) => void,
+  options: { numbersAsDoubles?: boolean } = {},
 ): SchemaChoice {
+  const numbers = options.numbersAsDoubles ? numbersAsDoubles : (schema: ResourceSchema) => schema;
   const warnings: SchemaWarning[] = [];
   try {
     const schema = inferSchema(sample, {
@@ -94,7 +98,7 @@ export function schemaFromSample(
       ...(key ? { key } : {}),
     });
     for (const warning of warnings) warn(warning);
-    return { schema, keyedByPosition: false };
+    return { schema: numbers(schema), keyedByPosition: false };
   } catch (error) {
     if (!(error instanceof SchemaSourceError)) throw error;
     if (error.code !== 'invalid_option' || key !== undefined || sample.length === 0) {
@@ -109,7 +113,41 @@ export function schemaFromSample(
     warnings: fresh,
   });
   for (const warning of fresh) warn(warning);
-  return { schema, keyedByPosition: true };
+  return { schema: numbers(schema), keyedByPosition: true };
+}
+
+/**
+ * JSON has one number type: an inferred field whose sample held only integers is still a number
+ * field (double), so `population > 1.5e6` is a valid filter and a later 2.5 is read, not missed.
+ * Only the key keeps int64 (a double key could not be a page token's exact position).
+ */
+function numbersAsDoubles(schema: ResourceSchema): ResourceSchema {
+  const convert = (type: FieldType, path: string): FieldType => {
+    switch (type.kind) {
+      case 'int64':
+        return path === schema.key ? type : { ...type, kind: 'double' };
+      case 'message':
+        return {
+          ...type,
+          fields: Object.fromEntries(
+            Object.entries(type.fields).map(([name, field]) => [
+              name,
+              convert(field, path ? `${path}.${name}` : name),
+            ]),
+          ),
+        };
+      case 'map':
+        return { ...type, value: convert(type.value, `${path}.*`) };
+      case 'repeated':
+        return { ...type, element: convert(type.element, `${path}[]`) };
+      default:
+        return type;
+    }
+  };
+  const root = convert({ kind: 'message', fields: schema.fields }, '') as {
+    fields: ResourceSchema['fields'];
+  };
+  return { ...schema, fields: root.fields };
 }
 
 /** Gives a record its input position as a property JSON output never shows. */

@@ -191,9 +191,8 @@ function describeCompare(
 function elementText(element: Operand): string {
   switch (element.kind) {
     case 'string':
-      return hasWildcard(element.value, element.literalStars)
-        ? `matching ${quote(element.value)}`
-        : `equal to ${quote(element.value)}`;
+      // A string element under `:` is read as a string field is: it contains the text.
+      return `containing ${quote(element.value)}${hasWildcard(element.value, element.literalStars) ? ' (* stands for any characters)' : ''}`;
     case 'int64':
       return `equal to ${element.value.toString()}`;
     case 'double':

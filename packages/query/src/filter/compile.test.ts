@@ -414,3 +414,39 @@ describe('the regexCache option', () => {
     ).toThrow(new TypeError('regexCache compiles with re2-wasm but regexEngine is re2js'));
   });
 });
+
+describe('presence and `:` on strings (one rule each)', () => {
+  const match = (filter: string, record: object) => {
+    const compiled = compileFilter<object>(filter, schema);
+    try {
+      return compiled.matches(record);
+    } finally {
+      compiled.dispose();
+    }
+  };
+
+  it('`s:*` is true for the string "0"; only an int64 field writes its default 0 as "0"', () => {
+    expect(match('description:*', { name: 'a', description: '0' })).toBe(true);
+    expect(match('scheduling.zone:*', { name: 'a', scheduling: { zone: '0' } })).toBe(true);
+    expect(match('size:*', { name: 'a', size: '0' })).toBe(false);
+    expect(match('size:*', { name: 'a', size: 0 })).toBe(false);
+    expect(match('size:*', { name: 'a', size: '7' })).toBe(true);
+    expect(match('description:*', { name: 'a', description: '' })).toBe(false);
+  });
+
+  it('a string under `:` contains the text, a repeated field`s element as a message`s field', () => {
+    // The two readings the issue found, now one: `ports:80` on a list of strings and
+    // `filters.labels.name:a` on a list of messages both test "contains".
+    expect(match('ports:80', { name: 'a', ports: ['8080'] })).toBe(true);
+    expect(match('ports:80', { name: 'a', ports: ['80'] })).toBe(true);
+    expect(match('ports:80', { name: 'a', ports: ['90', '443'] })).toBe(false);
+    expect(match('ports:"8*0"', { name: 'a', ports: ['18090'] })).toBe(true);
+    expect(
+      match('filters.labels.name:lph', { name: 'a', filters: [{ labels: [{ name: 'alpha' }] }] }),
+    ).toBe(true);
+    expect(match('description:lph', { name: 'a', description: 'alpha' })).toBe(true);
+    // Numbers under `:` stay equality (AIP-160's `r:42`).
+    expect(match('sizes:1', { name: 'a', sizes: ['12'] })).toBe(false);
+    expect(match('sizes:12', { name: 'a', sizes: ['12'] })).toBe(true);
+  });
+});

@@ -334,13 +334,21 @@ function collector(steps: PathStep[]): Getter {
   };
 }
 
-/** Proto3 presence: unset, empty and default scalar values are not present. */
+/**
+ * Proto3 presence: unset, empty and default scalar values are not present. The text "0" is a
+ * value like any other, except in an int64 field, whose JSON form writes its default 0 as "0"
+ * ({@link isPresentInt64}).
+ */
 function isPresent(v: unknown): boolean {
-  if (v === undefined || v === null || v === '' || v === false || v === 0 || v === '0')
-    return false;
+  if (v === undefined || v === null || v === '' || v === false || v === 0) return false;
   if (Array.isArray(v)) return v.length > 0;
   if (isObject(v)) return Object.keys(v).length > 0;
   return true;
+}
+
+/** Presence in an int64 field: its default 0 may be written as the JSON string "0". */
+function isPresentInt64(v: unknown): boolean {
+  return v !== '0' && isPresent(v);
 }
 
 /** The test of a comparison result for a comparator, chosen once at compile time. */
@@ -369,14 +377,15 @@ function leafTest(
 ): (v: unknown) => boolean {
   switch (operand.kind) {
     case 'presence':
-      return isPresent;
+      return type.kind === 'int64' ? isPresentInt64 : isPresent;
     case 'key': {
       const key = operand.value;
       return (v) => isObject(v) && Object.hasOwn(v, key);
     }
     case 'element': {
       const element = type.kind === 'repeated' ? type.element : type;
-      const test = leafTest(element, '=', operand.element);
+      // One rule for a string under `:`, an element's as a field's: it contains the text.
+      const test = leafTest(element, element.kind === 'string' ? ':' : '=', operand.element);
       return (v) => Array.isArray(v) && v.some(test);
     }
     case 'string': {

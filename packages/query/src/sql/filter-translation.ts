@@ -333,7 +333,9 @@ function compare(
 ): Translation {
   const { params } = context;
   const steps = field.steps;
-  if (operand.kind === 'presence') return onPath(steps, context, (src) => presence(src, context));
+  if (operand.kind === 'presence') {
+    return onPath(steps, context, (src) => presence(src, field.type, context));
+  }
   if (operand.kind === 'key') {
     if (!isStorableText(operand.value)) return RESIDUAL;
     return onPath(steps, context, (src) => {
@@ -349,8 +351,11 @@ function compare(
     return onPath(steps, context, (src) => {
       if (src.kind !== 'json') return undefined;
       const { json, capabilities } = context.table.dialect;
+      // As in memory: a string element under `:` contains the text (LIKE), others are equal;
+      // only an equality is a containment.
       if (
         capabilities.jsonContainment &&
+        element.kind !== 'string' &&
         inner.kind === 'string' &&
         !hasWildcard(inner.value, inner.literalStars)
       ) {
@@ -364,7 +369,7 @@ function compare(
       const test = leaf(
         { kind: 'json', expr: value, guards: [], defaultable: false },
         element,
-        '=',
+        element.kind === 'string' ? ':' : '=',
         inner,
         context,
       );
@@ -400,10 +405,12 @@ function compare(
 }
 
 /** The JSON values the in-memory `isPresent` reads as unset (an absent value is NULL). */
-const ABSENT_JSON = ['""', '"0"', '0', 'false', '[]', '{}', 'null'];
+const ABSENT_JSON = ['""', '0', 'false', '[]', '{}', 'null'];
+/** An int64 field also writes its default as the JSON string "0". */
+const ABSENT_INT64_JSON = [...ABSENT_JSON, '"0"'];
 
 /** Proto3 presence of a `jsonb` value, as the in-memory `isPresent`. */
-function presence(src: Source, context: TranslationContext): string | undefined {
+function presence(src: Source, type: FieldType, context: TranslationContext): string | undefined {
   let x: string;
   if (src.kind === 'json') x = src.expr;
   else {
@@ -414,7 +421,9 @@ function presence(src: Source, context: TranslationContext): string | undefined 
   }
   // One `<> ALL` over the absent values evaluates x once per row (a CASE over jsonb_typeof read
   // it up to three times, each a walk of the document, and with a json document each a parse).
-  const absent = ABSENT_JSON.map(context.table.dialect.json.literal).join(', ');
+  const absent = (type.kind === 'int64' ? ABSENT_INT64_JSON : ABSENT_JSON)
+    .map(context.table.dialect.json.literal)
+    .join(', ');
   return `COALESCE(${x} NOT IN (${absent}), false)`;
 }
 

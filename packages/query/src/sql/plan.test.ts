@@ -277,3 +277,28 @@ describe('listStatementSettings', () => {
     expect(s.params).toEqual(['1500']);
   });
 });
+
+describe('presence and `:` on strings, as the in-memory engine', () => {
+  const listSchema = defineSchema({
+    key: 'name',
+    fields: { name: t.string(), size: t.int64(), tags: t.repeated(t.string()) },
+  });
+  const listTable = sqlTable(listSchema, { table: 'rules' });
+  const planOf = (filter: string) =>
+    planListQuery(listTable, {
+      filter: compileFilter(filter, listSchema),
+      order: parseOrderBy('', listSchema),
+      pageSize: 10,
+    });
+
+  it('reads the text "0" as present, except in an int64 field', () => {
+    expect(planOf('name:*').text).not.toContain(`'"0"'::jsonb`);
+    expect(planOf('size:*').text).toContain(`'"0"'::jsonb`);
+  });
+
+  it('tests a string element under `:` for containing the text (LIKE), not equality', () => {
+    const p = planOf('tags:lph');
+    expect(p.text).toMatch(/EXISTS \(SELECT 1 FROM jsonb_array_elements\(.* LIKE \$1::text/);
+    expect(p.params[0]).toBe('%lph%');
+  });
+});
