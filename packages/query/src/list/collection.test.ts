@@ -397,7 +397,7 @@ describe('Collection.list: consistent under writes between pages', () => {
 
 describe('Collection.list: examples', () => {
   const tenItems = Array.from({ length: 10 }, (_, i) => ({
-    name: `item-${String(i).padStart(2, '0')}`,
+    name: `projects/p/items/item-${String(i).padStart(2, '0')}`,
     size: String(i),
   }));
 
@@ -468,7 +468,7 @@ describe('Collection.list: examples', () => {
       pageSize: 2,
       pageToken: first.nextPageToken,
     });
-    expect(names(second.items)).toEqual(['item-04', 'item-05']);
+    expect(names(second.items)).toEqual(['projects/p/items/item-04', 'projects/p/items/item-05']);
   });
 
   it('rejects a token of another codec, and a corrupted one', async () => {

@@ -123,7 +123,11 @@ export async function listFromSql<T extends object>(
     const cursor = request.pageToken
       ? await options.pageTokens.open(request.pageToken, await query())
       : undefined;
-    const plan = planListQuery(table, { filter, order, cursor, pageSize }, options);
+    const plan = planListQuery(
+      table,
+      { filter, order, cursor, pageSize, parent: request.parent },
+      options,
+    );
     const timeout = options.statementTimeoutMs ?? 5000;
     let rows: readonly Record<string, unknown>[];
     try {

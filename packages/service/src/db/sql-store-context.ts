@@ -96,8 +96,9 @@ export function sqlStoreContext(
     statement: (text, params) => db.statement(text, params),
     wrote: (table, rows) => statistics.wrote(table, rows),
     list: (table, request, parent, scope, readResource) =>
+      // `parent` is the collection bound into page tokens; the rows are scoped by `scope`.
       listFromSql(
-        { ...request, parent },
+        { ...request, context: { ...request.context, collection: parent } },
         {
           table,
           pageTokens,
