@@ -82,6 +82,10 @@ program
     'report malformed NDJSON lines on stderr and skip them (matches are then printed as they are found)',
   )
   .option(
+    '--coerce',
+    'with --schema, convert what other tools write (0/1 booleans, decimal text for doubles, null for unset) instead of refusing it',
+  )
+  .option(
     '--sample-size <n>',
     'records read to infer a schema (default 10000)',
     positiveInteger('--sample-size'),
@@ -116,6 +120,7 @@ ${EXIT_CODES}`,
       sql: Boolean(opts.sql),
       printSchema: Boolean(opts.printSchema),
       keepGoing: Boolean(opts.keepGoing),
+      coerce: Boolean(opts.coerce),
       sampleSize: opts.sampleSize as number,
     };
     process.exitCode = await runFilter(filter, files, options, {

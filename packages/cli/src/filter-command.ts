@@ -13,6 +13,7 @@ import {
   type SortKey,
 } from '@listkit/query';
 import { planListQuery, sqlTable } from '@listkit/query/sql';
+import { checkRecordAgainstSchema } from './check-record.js';
 import { CliError, EXIT } from './cli-error.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type Cursor, inputOrderPage, orderedPage, type PageSelection } from './page-selection.js';
@@ -42,6 +43,8 @@ export interface FilterOptions {
   sql: boolean;
   printSchema: boolean;
   keepGoing: boolean;
+  /** Convert the shapes other tools write when checking records against --schema. */
+  coerce?: boolean;
   /** Records read to infer a schema. */
   sampleSize: number;
 }
@@ -169,7 +172,10 @@ export async function runFilter(
       if (printed !== undefined) break;
       const more = await readRecords(
         file,
-        (record) => {
+        (read, origin) => {
+          const record = options.schema
+            ? checkRecordAgainstSchema(read, choice!.schema, origin, options.coerce === true)
+            : read;
           const at = position++;
           if (query) return take(record as object, at);
           sample.push({ record: record as object, position: at });

@@ -94,6 +94,10 @@ export {
   PageTokenCodec,
   type PageTokenCodecOptions,
 } from './page-token/page-token-codec.js';
+export {
+  type CheckResourceOptions,
+  checkResource,
+} from './schema/check-resource.js';
 export { type Duration, parseDuration } from './schema/duration.js';
 export {
   defineSchema,

@@ -166,11 +166,16 @@ beforeAll(async () => {
   pageTokens = await PageTokenCodec.create();
 });
 
-/** A collection of the items; `indexed` declares {@link INDEXES}, so filters may seek them. */
+/**
+ * A collection of the items; `indexed` declares {@link INDEXES}, so filters may seek them. Not
+ * validated: the generated items hold values that do not parse on purpose, which the engine must
+ * still page consistently (they sort as "no value").
+ */
 function collectionOf(items: readonly Item[], indexed = false): Collection<Item> {
   const collection = new Collection<Item>(schema, {
     pageTokens,
     indexes: indexed ? INDEXES : [],
+    validate: false,
   });
   for (const item of items) collection.put({ ...item });
   return collection;
@@ -742,7 +747,7 @@ describe('Collection: regressions', () => {
       defineSchema({ key: 'name', fields: { name: t.string() } }),
       { pageTokens },
     );
-    expect(() => collection.put({ name: 5 })).toThrow(TypeError);
+    expect(() => collection.put({ name: 5 })).toThrow(ListkitError);
     expect(() => collection.put({})).toThrow(TypeError);
   });
 });
@@ -751,7 +756,7 @@ describe('page-token digests', () => {
   it('binds the query once per page: none for a single page, one to open a token and seal the next', async () => {
     const pageTokens = await PageTokenCodec.create();
     const bindQuery = vi.spyOn(pageTokens, 'bindQuery');
-    const collection = new Collection<Item>(schema, { pageTokens });
+    const collection = new Collection<Item>(schema, { pageTokens, validate: false });
     for (const name of ['a', 'b', 'c', 'd', 'e']) collection.put({ name });
     expect((await collection.list({ pageSize: 10 })).items).toHaveLength(5);
     expect(bindQuery).toHaveBeenCalledTimes(0);

@@ -4,6 +4,7 @@ import { type OrderBy, parseOrderBy, type SortKey } from '../order-by/order-by.j
 import { toSortValue } from '../order-by/sort-key.js';
 import { boundQuery } from '../page-token/bound-query.js';
 import type { PageTokenCodec } from '../page-token/page-token-codec.js';
+import { type CheckResourceOptions, checkResource } from '../schema/check-resource.js';
 import { type FieldType, lookupPath, type ResourceSchema } from '../schema/field-type.js';
 import { DeclaredIndex } from './declared-index.js';
 import { type ParentScope, parentScope, resourceParent } from './parent-scope.js';
@@ -66,7 +67,7 @@ export interface ListPage<T> {
  * });
  * ```
  */
-export interface CollectionOptions<T = object> extends CompileOptions {
+export interface CollectionOptions<T = object> extends CompileOptions, CheckResourceOptions {
   /** Seals and opens page tokens. */
   pageTokens: PageTokenCodec;
   /**
@@ -76,6 +77,14 @@ export interface CollectionOptions<T = object> extends CompileOptions {
    * `(rule) => \`projects/${rule.project}/regions/${rule.region}\``.
    */
   parentOf?(item: T): string;
+  /**
+   * Check each item {@link Collection.put} receives against the schema (default true), so that
+   * no value of the wrong type is stored to then never match a filter and sort as unset; with
+   * `coerce`, the shapes database drivers produce are converted first (see
+   * {@link CheckResourceOptions.coerce}). `false` stores items as given: for items the program
+   * built itself and already trusts.
+   */
+  validate?: boolean;
   /**
    * Fields to index for filters: top-level string or enum fields, and top-level maps of them
    * (such as `labels`). A page whose filter has an equality conjunct on one of them
@@ -122,7 +131,7 @@ export class Collection<T extends object> {
 
   /** Throws TypeError when a declared index is not on an indexable field. */
   constructor(
-    readonly schema: ResourceSchema,
+    readonly schema: ResourceSchema<T>,
     private readonly options: CollectionOptions<T>,
   ) {
     this.keySteps = schema.key.split('.');
@@ -147,10 +156,21 @@ export class Collection<T extends object> {
   }
 
   /**
-   * Inserts the item, or replaces the item with the same key. Throws TypeError when the item's
-   * key is missing or not of the key field's type.
+   * Inserts the item, or replaces the item with the same key. Throws a {@link ListkitError}
+   * naming the path, the value and the type expected when a value does not match the schema
+   * (unless {@link CollectionOptions.validate} is false), and TypeError when the item's key is
+   * missing. With {@link CollectionOptions.coerce}, stores the converted copy.
+   *
+   * @example
+   * ```ts
+   * books.put({ name: 'shelves/1/books/1', year: '1999' });
+   * books.put({ name: 'shelves/1/books/2', year: 'soon' }); // ListkitError: year: expected an int64 …
+   * ```
    */
   put(item: T): void {
+    if (this.options.validate !== false) {
+      item = checkResource(this.schema, item, this.options);
+    }
     const key = this.keyOf(item);
     const old = this.items.get(key);
     for (const { order, index } of this.indexes.values()) {

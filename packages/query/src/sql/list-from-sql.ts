@@ -45,8 +45,9 @@ export type SqlRunner = (
  * await listFromSql({ filter: 'name = web-*', pageSize: 50 }, options);
  * ```
  */
-export interface SqlListOptions extends CompileOptions, SqlPlanOptions {
-  table: SqlTable;
+export interface SqlListOptions<T = unknown> extends CompileOptions, SqlPlanOptions {
+  /** The table; its schema's item type is the type of the page's items. */
+  table: SqlTable<T>;
   /** Seals and opens page tokens: the same codec as a Collection's gives interchangeable tokens. */
   pageTokens: PageTokenCodec;
   run: SqlRunner;
@@ -97,7 +98,7 @@ export interface SqlListOptions extends CompileOptions, SqlPlanOptions {
  */
 export async function listFromSql<T extends object>(
   request: ListRequest,
-  options: SqlListOptions,
+  options: SqlListOptions<T>,
 ): Promise<ListPage<T>> {
   const { pageSize } = request;
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) {

@@ -2,6 +2,7 @@ import { parseDuration } from '../schema/duration.js';
 import type { FieldType, ResourceSchema } from '../schema/field-type.js';
 import { parseInt64 } from '../schema/int64.js';
 import { parseTimestamp } from '../schema/timestamp.js';
+import { readOwnColumn } from './read-own-column.js';
 import { isStorableText, quoteIdentifier, quoteLiteral } from './sql-text.js';
 
 /**
@@ -148,6 +149,13 @@ export interface SqlTableOptions {
    * {@link SqlTable.row} rejects a resource without them.
    */
   required?: readonly string[];
+  /**
+   * In a table of your own, how {@link SqlTable.readRow} reads a value that is not of its
+   * field's type: refused with a `ListkitError` naming the path (the default), or, with
+   * `coerce: true`, converted when it is a shape a driver produces (0/1 booleans, `bigint`,
+   * decimal text for doubles, `Date`; see `CheckResourceOptions.coerce`).
+   */
+  coerce?: boolean;
 }
 
 /**
@@ -159,8 +167,9 @@ export interface SqlTableOptions {
  * console.log(suggestIndexes(table).join(';\n'));
  * ```
  */
-export interface SqlTable {
-  readonly schema: ResourceSchema;
+export interface SqlTable<T = unknown> {
+  /** The schema, whose item type ({@link ResourceSchema}'s `T`) is the rows' resource type. */
+  readonly schema: ResourceSchema<T>;
   /** The quoted table name. */
   readonly name: string;
   /** The quoted document column; undefined for a table of your own (`document: false`). */
@@ -172,6 +181,8 @@ export interface SqlTable {
   /**
    * A row of a planned statement (for a table of your own: each column as text, keyed by column
    * name) as a resource: every field with a non-NULL column set, in the engine's JSON form.
+   * Throws a `ListkitError` naming the path when a column's value is not of its field's type
+   * (see {@link SqlTableOptions.coerce}).
    */
   readRow(row: Readonly<Record<string, unknown>>): object;
   /** One column per field reachable through messages, in declaration order. */
@@ -222,7 +233,10 @@ const snakeCase = (path: string) =>
  * );
  * ```
  */
-export function sqlTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
+export function sqlTable<T = unknown>(
+  schema: ResourceSchema<T>,
+  options: SqlTableOptions,
+): SqlTable<T> {
   if (options.document === false) return ownTable(schema, options);
   const required = new Set(options.required ?? []);
   const columns: SqlColumn[] = [];
@@ -601,6 +615,7 @@ function ownTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
   }
   const byPath = new Map(columns.map((c) => [c.path, c]));
   const table = quoteIdentifier(options.table);
+  const coerce = options.coerce === true;
   const notYours = (what: string) => () => {
     throw new TypeError(`${what}: the table ${table} is your own (document: false)`);
   };
@@ -620,22 +635,8 @@ function ownTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
       for (const column of columns) {
         const raw = row[column.name.slice(1, -1).replaceAll('""', '"')];
         if (raw === null || raw === undefined) continue;
-        const text = typeof raw === 'string' ? raw : String(raw);
-        switch (column.type.kind) {
-          case 'double':
-            resource[column.path] = Number(text);
-            break;
-          case 'bool':
-            resource[column.path] = raw === true || text === 'true' || text === 't';
-            break;
-          case 'map':
-          case 'repeated':
-            resource[column.path] = typeof raw === 'string' ? JSON.parse(raw) : raw;
-            break;
-          default:
-            // Strings, int64 (decimal text, as proto3 JSON), enum labels, RFC 3339 timestamps.
-            resource[column.path] = text;
-        }
+        const value = readOwnColumn(column, raw, coerce);
+        if (value !== undefined) resource[column.path] = value;
       }
       return resource;
     },
