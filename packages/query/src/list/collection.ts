@@ -22,22 +22,22 @@ import { SortedIndex } from './sorted-index.js';
  */
 export interface ListRequest {
   /** AIP-160 or regex-style filter; empty for everything. */
-  filter?: string;
+  filter?: string | undefined;
   /** AIP-132 orderBy; empty for the default order (by the schema key). */
-  orderBy?: string;
+  orderBy?: string | undefined;
   /** Items per page: a positive integer (see {@link resolvePageSize} for an API's rules). */
   pageSize: number;
   /** The `nextPageToken` of the previous page. */
-  pageToken?: string;
+  pageToken?: string | undefined;
   /**
    * The parent whose resources are listed (AIP-132), such as `shelves/1`: only items under it
    * are returned (see {@link CollectionOptions.parentOf}), and page tokens are bound to it.
    * Unset or `''`: the whole collection. A `-` segment stands for any value (AIP-159):
    * `shelves/-` lists the books of every shelf.
    */
-  parent?: string;
+  parent?: string | undefined;
   /** Anything else page tokens are bound to, such as the project or principal. */
-  context?: Readonly<Record<string, string>>;
+  context?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
