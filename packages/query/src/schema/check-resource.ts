@@ -53,7 +53,59 @@ export function checkResource<T extends object>(
   options: CheckResourceOptions = {},
 ): T {
   if (!isObject(resource)) throw invalid('', resource, 'a resource object');
+  // The common case, every value already in its JSON form, is decided without building a path
+  // or a closure (every put pays it); the slow pass converts, or names what is wrong.
+  if (fieldsConform(schema.fields, resource)) return resource;
   return checkFields(schema.fields, resource, '', options.coerce === true) as T;
+}
+
+/** Whether every declared field the object sets holds its JSON form (nothing to convert). */
+function fieldsConform(fields: Readonly<Record<string, FieldType>>, object: object): boolean {
+  const entries = entriesOf(fields);
+  for (let i = 0; i < entries.length; i++) {
+    const [name, type] = entries[i]!;
+    // No hasOwn here: an inherited value that does not conform sends the item to the slow
+    // pass, which reads own properties only.
+    const value = (object as Record<string, unknown>)[name];
+    if (value !== undefined && !conforms(type, value)) return false;
+  }
+  return true;
+}
+
+function conforms(type: FieldType, value: unknown): boolean {
+  switch (type.kind) {
+    case 'string':
+      return typeof value === 'string';
+    case 'enum':
+      return typeof value === 'string' && type.values.includes(value);
+    case 'int64':
+      return isInt64(value);
+    case 'double':
+      return (
+        typeof value === 'number' ||
+        value === 'NaN' ||
+        value === 'Infinity' ||
+        value === '-Infinity'
+      );
+    case 'bool':
+      return typeof value === 'boolean';
+    case 'timestamp':
+      return typeof value === 'string' && parseTimestampInto(value, SCRATCH);
+    case 'duration':
+      return typeof value === 'string' && parseDuration(value) !== undefined;
+    case 'message':
+      return isObject(value) && fieldsConform(type.fields, value);
+    case 'map':
+      if (!isObject(value)) return false;
+      for (const key in value) {
+        if (Object.hasOwn(value, key) && !conforms(type.value, value[key])) return false;
+      }
+      return true;
+    case 'repeated':
+      if (!Array.isArray(value)) return false;
+      for (let i = 0; i < value.length; i++) if (!conforms(type.element, value[i])) return false;
+      return true;
+  }
 }
 
 /**
@@ -80,7 +132,7 @@ export function checkValue(
         ? value
         : invalid(path, value, `one of ${type.values.join(', ')}`);
     case 'int64':
-      if (parseInt64(value) !== undefined) return value;
+      if (isInt64(value)) return value;
       if (coerce && typeof value === 'bigint' && parseInt64(String(value)) !== undefined) {
         return String(value);
       }
@@ -132,11 +184,10 @@ function checkFields(
   coerce: boolean,
 ): Record<string, unknown> {
   let out = object;
-  for (const name in fields) {
-    if (!Object.hasOwn(object, name)) continue;
+  for (const [name, type] of entriesOf(fields)) {
     const value = object[name];
-    if (value === undefined) continue;
-    const checked = checkValue(fields[name]!, value, prefix + name, coerce);
+    if (value === undefined || !Object.hasOwn(object, name)) continue;
+    const checked = checkValue(type, value, prefix + name, coerce);
     if (checked !== value) {
       if (out === object) out = { ...object };
       if (checked === undefined) delete out[name];
@@ -176,6 +227,27 @@ function checkList(type: FieldType, list: unknown[], path: string, coerce: boole
     }
   });
   return out;
+}
+
+/** Up to 18 digits is always in range: no BigInt to build (every int64 of every put). */
+const SHORT_INTEGER = /^[+-]?\d{1,18}$/;
+
+function isInt64(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isSafeInteger(value);
+  if (typeof value !== 'string') return false;
+  return SHORT_INTEGER.test(value) || parseInt64(value) !== undefined;
+}
+
+/** The entries of each fields object, listed once: every put walks them. */
+const ENTRIES = new WeakMap<object, [string, FieldType][]>();
+
+function entriesOf(fields: Readonly<Record<string, FieldType>>): [string, FieldType][] {
+  let entries = ENTRIES.get(fields);
+  if (!entries) {
+    entries = Object.entries(fields);
+    ENTRIES.set(fields, entries);
+  }
+  return entries;
 }
 
 /** Decimal text as PostgreSQL `numeric` and MySQL `DECIMAL` write it. */
