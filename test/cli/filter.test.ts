@@ -258,6 +258,47 @@ describe('listkit filter prints what was asked', () => {
     expect(refused.stderr).toMatch(/'SCTP' is not a value of 'IPProtocol'/);
   });
 
+  it('checks records against --schema: refused naming the line and path, or --coerce', async () => {
+    const schema = file(
+      'region.schema.json',
+      JSON.stringify({
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          area: { type: 'number' },
+          independent: { type: 'boolean' },
+        },
+      }),
+    );
+    const records = file(
+      'regions.ndjson',
+      [
+        { name: 'a', area: 3, independent: true },
+        { name: 'b', area: '12', independent: 1 },
+        { name: 'c', area: 20, independent: null },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const refused = await listkit(['filter', 'area > 10', records, '--schema', schema]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      `${records}:2: does not match --schema: area: expected a number, got "12"`,
+    );
+    expect(refused.stdout).toBe('');
+    const coerced = await listkit(['filter', 'area > 10', records, '--schema', schema, '--coerce']);
+    expect(coerced.status).toBe(0);
+    expect(
+      coerced.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      { name: 'b', area: 12, independent: true },
+      { name: 'c', area: 20 },
+    ]);
+  });
+
   it("takes a .proto message: Compute's own compute.proto", async () => {
     const proto = join(
       root,

@@ -13,7 +13,7 @@ import {
   createConnectTransport,
   createGrpcTransport,
 } from '@connectrpc/connect-node';
-import { Collection, PageTokenCodec } from '@listkit/query';
+import type { Collection } from '@listkit/query';
 import { readListRequest, toGoogleError } from '@listkit/query/list-method';
 import { schemaFromProto } from '@listkit/query/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,14 @@ import {
   type ListBooksRequestSchema,
   ListBooksResponseSchema,
 } from '../support/library-proto.js';
-import { BOOKS, type Book, expectedRecentNotHistory } from '../support/list-method-books.js';
+import {
+  BOOKS,
+  type Book,
+  expectedRecentNotHistory,
+  SHELF_TWO,
+  twoShelves,
+  walkPages,
+} from '../support/list-method-books.js';
 
 const schema = schemaFromProto(LIBRARY_PROTO, { message: 'library.v1.Book' });
 
@@ -132,9 +139,8 @@ describe.each([
   let client: Client<typeof LibraryService>;
 
   beforeAll(async () => {
-    const books = new Collection<Book>(schema, { pageTokens: await PageTokenCodec.create() });
-    for (const book of BOOKS) books.put(book);
-    running = await start(books);
+    // Two shelves of books: every list below names its parent, and sees only that shelf's.
+    running = await start(await twoShelves());
     client = running.client;
   }, 120_000);
 
@@ -177,6 +183,18 @@ describe.each([
     } while (pageToken);
     expect(names).toEqual(expectedRecentNotHistory());
     expect(pages).toBe(Math.ceil(names.length / 4));
+  });
+
+  it('lists each shelf’s books, all of them and only them (no leak between parents)', async () => {
+    const shelf = (parent: string, filter = '') =>
+      walkPages((pageToken) => client.listBooks({ parent, filter, pageSize: 9, pageToken }));
+    expect(await shelf('shelves/1')).toEqual(BOOKS.map((b) => b.name));
+    expect(await shelf('shelves/2')).toEqual(SHELF_TWO.map((b) => b.name));
+    const one = await shelf('shelves/1', 'genre = FANTASY');
+    expect(one.length).toBeGreaterThan(0);
+    expect(one.every((n) => n.startsWith('shelves/1/'))).toBe(true);
+    expect(await shelf('shelves/3')).toEqual([]);
+    expect(await shelf('shelves/-')).toHaveLength(BOOKS.length + SHELF_TWO.length);
   });
 
   it('lists everything with the default page size and coerces a large one', async () => {

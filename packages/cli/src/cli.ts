@@ -97,6 +97,10 @@ program
     'print nothing until the whole input is known good (output waits in memory, then a temporary file)',
   )
   .option(
+    '--coerce',
+    'with --schema, convert what other tools write (0/1 booleans, decimal text for doubles, null for unset) instead of refusing it',
+  )
+  .option(
     '--sample-size <n>',
     'records read at most to infer a schema (fewer: those that arrived when the reading waits)',
     positiveInteger('--sample-size'),
@@ -148,6 +152,7 @@ ${EXIT_CODES}`,
       printSchema: Boolean(opts.printSchema),
       keepGoing: Boolean(opts.keepGoing),
       atomic: Boolean(opts.atomic),
+      coerce: Boolean(opts.coerce),
       sampleSize: opts.sampleSize as number,
       maxRecordBytes: opts.maxRecordBytes as number,
       maxDepth: opts.maxDepth as number,

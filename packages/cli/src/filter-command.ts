@@ -15,6 +15,7 @@ import {
   type SortKey,
 } from '@listkit/query';
 import type { SqlDialectName } from '@listkit/query/sql';
+import { checkRecordAgainstSchema } from './check-record.js';
 import { CliError, EXIT } from './cli-error.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type Cursor, inputOrderPage, orderedPage, type PageSelection } from './page-selection.js';
@@ -50,6 +51,8 @@ export interface FilterOptions {
   sqlDialect?: SqlDialectName;
   printSchema: boolean;
   keepGoing: boolean;
+  /** Convert the shapes other tools write when checking records against --schema. */
+  coerce?: boolean;
   /** Hold every match until the whole input is known good (the temporary-file spill). */
   atomic: boolean;
   /** Records read to infer a schema at most (fewer: what has arrived when the reader waits). */
@@ -281,7 +284,16 @@ class FilterRun {
       if (this.printed !== undefined) break;
       const more = await readRecords(
         file,
-        (record, origin) => {
+        (read, origin) => {
+          const record =
+            this.options.schema !== undefined
+              ? checkRecordAgainstSchema(
+                  read,
+                  this.choice!.schema,
+                  origin,
+                  this.options.coerce === true,
+                )
+              : read;
           const at = this.position++;
           if (this.query) return this.take(record, origin, at);
           if (this.printed !== undefined) return false;

@@ -59,14 +59,19 @@ export type ListkitErrorCode =
   | 'tampered_page_token'
   | 'page_token_query_mismatch'
   | 'expired_page_token'
+  | 'invalid_parent'
+  // resources checked against the schema (Collection.put, SqlTable.readRow, checkResource)
+  | 'invalid_resource_value'
   // storage
   | 'query_timeout';
 
 /**
  * The input of a list call a problem concerns, set where the problem is raised (as Valibot
  * issues carry a path): the filter parser and checker say `filter`, the orderBy parser
- * `orderBy`, the page-token codec `pageToken`, page-size checks `pageSize`. An API maps each to
- * its own parameter (Compute Engine's `pageSize` is `maxResults`).
+ * `orderBy`, the page-token codec `pageToken`, page-size checks `pageSize`, the parent check
+ * `parent`; a resource checked against the schema says `resource` (its error's `source` is the
+ * field path). An API maps each to its own parameter (Compute Engine's `pageSize` is
+ * `maxResults`).
  *
  * @example
  * ```ts
@@ -77,7 +82,7 @@ export type ListkitErrorCode =
  * }
  * ```
  */
-export type ListInput = 'filter' | 'orderBy' | 'pageToken' | 'pageSize';
+export type ListInput = 'filter' | 'orderBy' | 'pageToken' | 'pageSize' | 'parent' | 'resource';
 
 /**
  * A problem found in a filter, an orderBy, a page token or a page size, as plain data.

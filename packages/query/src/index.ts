@@ -94,18 +94,27 @@ export {
   PageTokenCodec,
   type PageTokenCodecOptions,
 } from './page-token/page-token-codec.js';
+export {
+  type CheckResourceOptions,
+  checkResource,
+} from './schema/check-resource.js';
 export { type Duration, parseDuration } from './schema/duration.js';
 export {
   defineSchema,
   type EnumType,
   type FieldOptions,
+  type Fields,
   type FieldType,
+  type FieldValue,
   type FunctionDeclaration,
   type FunctionValue,
+  type Infer,
+  type ItemOf,
   type MapType,
   type MessageType,
   type RepeatedType,
   type ResourceSchema,
+  type ScalarKind,
   type ScalarType,
   t,
 } from './schema/field-type.js';

@@ -103,21 +103,39 @@ export interface GoogleErrorOptions {
 
 const FIELDS: Record<'json' | 'proto', Record<ListStyle, Record<ListInput, string>>> = {
   json: {
-    aip: { filter: 'filter', orderBy: 'orderBy', pageToken: 'pageToken', pageSize: 'pageSize' },
+    aip: {
+      filter: 'filter',
+      orderBy: 'orderBy',
+      pageToken: 'pageToken',
+      pageSize: 'pageSize',
+      parent: 'parent',
+      resource: 'resource',
+    },
     compute: {
       filter: 'filter',
       orderBy: 'orderBy',
       pageToken: 'pageToken',
       pageSize: 'maxResults',
+      parent: 'parent',
+      resource: 'resource',
     },
   },
   proto: {
-    aip: { filter: 'filter', orderBy: 'order_by', pageToken: 'page_token', pageSize: 'page_size' },
+    aip: {
+      filter: 'filter',
+      orderBy: 'order_by',
+      pageToken: 'page_token',
+      pageSize: 'page_size',
+      parent: 'parent',
+      resource: 'resource',
+    },
     compute: {
       filter: 'filter',
       orderBy: 'order_by',
       pageToken: 'page_token',
       pageSize: 'max_results',
+      parent: 'parent',
+      resource: 'resource',
     },
   },
 };

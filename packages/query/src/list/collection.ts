@@ -4,10 +4,12 @@ import { type OrderBy, parseOrderBy, type SortKey } from '../order-by/order-by.j
 import { toSortValue } from '../order-by/sort-key.js';
 import { boundQuery } from '../page-token/bound-query.js';
 import type { PageTokenCodec } from '../page-token/page-token-codec.js';
+import { type CheckResourceOptions, checkResource } from '../schema/check-resource.js';
 import { type FieldType, lookupPath, type ResourceSchema } from '../schema/field-type.js';
 import { choosePlan, indexedEqualities, type ListPlan, orderingPrefix } from './access-path.js';
 import { DeclaredIndex } from './declared-index.js';
 import { checkPageSize } from './page-size.js';
+import { type ParentScope, parentScope, resourceParent } from './parent-scope.js';
 import { SortedIndex } from './sorted-index.js';
 
 /**
@@ -21,17 +23,22 @@ import { SortedIndex } from './sorted-index.js';
  */
 export interface ListRequest {
   /** AIP-160 or regex-style filter; empty for everything. */
-  filter?: string;
+  filter?: string | undefined;
   /** AIP-132 orderBy; empty for the default order (by the schema key). */
-  orderBy?: string;
+  orderBy?: string | undefined;
   /** Items per page: a positive integer (see `resolvePageSize` for an API's rules). */
   pageSize: number;
   /** The `nextPageToken` of the previous page. */
-  pageToken?: string;
-  /** The collection listed (bound into page tokens), such as `projects/p/regions/r`. */
-  parent?: string;
+  pageToken?: string | undefined;
+  /**
+   * The parent whose resources are listed (AIP-132), such as `shelves/1`: only items under it
+   * are returned (see {@link CollectionOptions.parentOf}), and page tokens are bound to it.
+   * Unset or `''`: the whole collection. A `-` segment stands for any value (AIP-159):
+   * `shelves/-` lists the books of every shelf.
+   */
+  parent?: string | undefined;
   /** Anything else page tokens are bound to, such as the project or principal. */
-  context?: Readonly<Record<string, string>>;
+  context?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -61,9 +68,24 @@ export interface ListPage<T> {
  * });
  * ```
  */
-export interface CollectionOptions extends CompileOptions {
+export interface CollectionOptions<T = object> extends CompileOptions, CheckResourceOptions {
   /** Seals and opens page tokens. */
   pageTokens: PageTokenCodec;
+  /**
+   * The parent an item is listed under, for {@link ListRequest.parent}. By default the parent
+   * in the item's key as a resource name (AIP-122): `shelves/1/books/b` is under `shelves/1`
+   * (see {@link resourceParent}); give this when the key is not a full resource name, such as
+   * `(rule) => \`projects/${rule.project}/regions/${rule.region}\``.
+   */
+  parentOf?(item: T): string;
+  /**
+   * Check each item {@link Collection.put} receives against the schema (default true), so that
+   * no value of the wrong type is stored to then never match a filter and sort as unset; with
+   * `coerce`, the shapes database drivers produce are converted first (see
+   * {@link CheckResourceOptions.coerce}). `false` stores items as given: for items the program
+   * built itself and already trusts.
+   */
+  validate?: boolean;
   /**
    * Fields to index for filters: top-level string or enum fields, and top-level maps of them
    * (such as `labels`). A page whose filter has an equality conjunct on one of them
@@ -105,10 +127,13 @@ export class Collection<T extends object> {
   /** The declared indexes, by field path. */
   private readonly declared = new Map<string, DeclaredIndex<T>>();
 
+  /** The index of the items' parents (built by the first list with a parent). */
+  private parents: DeclaredIndex<T> | undefined;
+
   /** Throws TypeError when a declared index is not on an indexable field. */
   constructor(
-    readonly schema: ResourceSchema,
-    private readonly options: CollectionOptions,
+    readonly schema: ResourceSchema<T>,
+    private readonly options: CollectionOptions<T>,
   ) {
     this.keySteps = schema.key.split('.');
     this.keyType = lookupPath(schema, this.keySteps)!;
@@ -132,10 +157,21 @@ export class Collection<T extends object> {
   }
 
   /**
-   * Inserts the item, or replaces the item with the same key. Throws TypeError when the item's
-   * key is missing or not of the key field's type.
+   * Inserts the item, or replaces the item with the same key. Throws a {@link ListkitError}
+   * naming the path, the value and the type expected when a value does not match the schema
+   * (unless {@link CollectionOptions.validate} is false), and TypeError when the item's key is
+   * missing. With {@link CollectionOptions.coerce}, stores the converted copy.
+   *
+   * @example
+   * ```ts
+   * books.put({ name: 'shelves/1/books/1', year: '1999' });
+   * books.put({ name: 'shelves/1/books/2', year: 'soon' }); // ListkitError: year: expected an int64 …
+   * ```
    */
   put(item: T): void {
+    if (this.options.validate !== false) {
+      item = checkResource(this.schema, item, this.options);
+    }
     const key = this.keyOf(item);
     const old = this.items.get(key);
     for (const { order, index } of this.indexes.values()) {
@@ -145,6 +181,10 @@ export class Collection<T extends object> {
     for (const declared of this.declared.values()) {
       if (old) declared.remove(old);
       declared.add(item);
+    }
+    if (this.parents) {
+      if (old) this.parents.remove(old);
+      this.parents.add(item);
     }
     this.items.set(key, item);
   }
@@ -156,6 +196,7 @@ export class Collection<T extends object> {
     if (!old) return undefined;
     for (const { order, index } of this.indexes.values()) index.delete(order.sortKey(old));
     for (const declared of this.declared.values()) declared.remove(old);
+    this.parents?.remove(old);
     this.items.delete(id);
     return old;
   }
@@ -164,6 +205,7 @@ export class Collection<T extends object> {
     this.items.clear();
     this.indexes.clear();
     for (const declared of this.declared.values()) declared.clear();
+    this.parents?.clear();
   }
 
   /**
@@ -186,7 +228,8 @@ export class Collection<T extends object> {
     const order = parseOrderBy<T>(request.orderBy ?? '', this.schema);
     const filter = compileFilter<T>(request.filter ?? '', this.schema, this.options);
     try {
-      return this.choose(filter.checked, order, request.pageSize).plan;
+      const scope = parentScope(request.parent);
+      return this.choose(filter.checked, order, request.pageSize, scope).plan;
     } finally {
       filter.dispose();
     }
@@ -195,11 +238,19 @@ export class Collection<T extends object> {
   /**
    * Answers one list call: parses and checks the filter and orderBy, opens the page token,
    * seeks the ordering's index past the cursor and scans until the page is full plus one more
-   * match. Throws {@link ListkitError} for a bad filter, orderBy, page size or token.
+   * match. With a `parent`, only the items under it: the parent index is sought like an
+   * equality of the filter. Throws {@link ListkitError} for a bad filter, orderBy, page size,
+   * parent or token.
    */
   async list(request: ListRequest): Promise<ListPage<T>> {
     const { pageSize } = request;
     checkPageSize(pageSize);
+    const scope = parentScope(request.parent);
+    if (scope && !this.options.parentOf && this.keyType.kind !== 'string') {
+      throw new TypeError(
+        `a parent is found in the key as a resource name, and the key "${this.schema.key}" is not a string: give parentOf`,
+      );
+    }
     const order = parseOrderBy<T>(request.orderBy ?? '', this.schema);
     const filter = compileFilter<T>(request.filter ?? '', this.schema, this.options);
     try {
@@ -224,6 +275,7 @@ export class Collection<T extends object> {
       const items: T[] = [];
       let more = false;
       const visit = (item: T) => {
+        if (scope && !scope.matches(this.parentOf(item))) return true;
         if (!filter.matches(item)) return true;
         if (items.length === pageSize) {
           more = true; // one match past the page: another page exists
@@ -232,7 +284,7 @@ export class Collection<T extends object> {
         items.push(item);
         return true;
       };
-      const { plan, seek } = this.choose(filter.checked, order, pageSize);
+      const { plan, seek } = this.choose(filter.checked, order, pageSize, scope);
       const prefix = plan.prefix;
       if (plan.access === 'range' && prefix !== undefined) {
         // Matches start with the prefix, a contiguous run of this (ascending) ordering: start
@@ -264,11 +316,42 @@ export class Collection<T extends object> {
     }
   }
 
-  /** The cheaper access path for a page of `pageSize` items (see {@link choosePlan}). */
-  private choose(checked: CompiledFilter<T>['checked'], order: OrderBy<T>, pageSize: number) {
+  /**
+   * The cheaper access path for a page of `pageSize` items (see {@link choosePlan}); a parent
+   * scope is one more equality, on the parent index.
+   */
+  private choose(
+    checked: CompiledFilter<T>['checked'],
+    order: OrderBy<T>,
+    pageSize: number,
+    scope: ParentScope | undefined,
+  ) {
     const equalities = this.declared.size === 0 ? [] : indexedEqualities(checked, this.declared);
+    if (scope?.exact !== undefined) {
+      equalities.push({
+        index: this.parentIndex(),
+        term: DeclaredIndex.term(scope.exact),
+        text: `parent = ${JSON.stringify(scope.exact)}`,
+      });
+    }
     const range = orderingPrefix(checked, order.keyTerms);
     return choosePlan(order.canonical, this.items.size, pageSize + 1, equalities, range?.prefix);
+  }
+
+  /** The parent an item is listed under ({@link CollectionOptions.parentOf}). */
+  private parentOf(item: T): string {
+    if (this.options.parentOf) return this.options.parentOf(item);
+    const key = this.keyValue(item);
+    return typeof key === 'string' ? resourceParent(key) : '';
+  }
+
+  /** The index of the items' parents, built on first use and maintained from then on. */
+  private parentIndex(): DeclaredIndex<T> {
+    if (!this.parents) {
+      this.parents = DeclaredIndex.ofParents<T>({ parentOf: (item) => this.parentOf(item) });
+      for (const item of this.items.values()) this.parents.add(item);
+    }
+    return this.parents;
   }
 
   /** The index of an ordering, built on first use and maintained from then on. */
@@ -301,10 +384,14 @@ export class Collection<T extends object> {
   }
 
   private keyOf(item: T): string {
+    return this.identity(this.keyValue(item));
+  }
+
+  private keyValue(item: T): unknown {
     let value: unknown = item;
     for (const step of this.keySteps) {
       value = (value as Record<string, unknown> | undefined)?.[step];
     }
-    return this.identity(value);
+    return value;
   }
 }

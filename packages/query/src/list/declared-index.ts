@@ -32,9 +32,19 @@ export class DeclaredIndex<T> {
 
   private constructor(
     readonly path: string,
-    readonly kind: 'field' | 'map',
+    readonly kind: 'field' | 'map' | 'parent',
     private readonly valueKind: 'string' | 'enum',
+    private readonly parents?: { parentOf(item: T): string },
   ) {}
+
+  /**
+   * The index of a collection's parents: one term per item, the parent it is listed under
+   * ({@link CollectionOptions.parentOf}), so a list scoped to one parent seeks its items in
+   * the ordering instead of scanning the others.
+   */
+  static ofParents<T>(parents: { parentOf(item: T): string }): DeclaredIndex<T> {
+    return new DeclaredIndex<T>('parent', 'parent', 'string', parents);
+  }
 
   /** Checks a declared path against the schema; throws TypeError naming it when unusable. */
   static declare<T>(path: string, schema: ResourceSchema): DeclaredIndex<T> {
@@ -129,6 +139,7 @@ export class DeclaredIndex<T> {
 
   /** The terms of an item, read the way the filter's `=` reads the field. */
   private termsOf(item: T): string[] {
+    if (this.parents) return [this.parents.parentOf(item)];
     const value = (item as Record<string, unknown>)[this.path];
     if (this.kind === 'field') {
       const text = this.text(value);

@@ -29,7 +29,7 @@ export type FieldType = ScalarType | EnumType | MessageType | MapType | Repeated
  * const created: ScalarType = t.timestamp(); // { kind: 'timestamp' }
  * ```
  */
-export interface ScalarType extends FieldOptions {
+export interface ScalarType<K extends ScalarKind = ScalarKind> extends FieldOptions {
   /**
    * - `string`: text.
    * - `int64`: a JSON string (or safe number) holding a 64-bit integer, compared exactly.
@@ -38,8 +38,18 @@ export interface ScalarType extends FieldOptions {
    * - `timestamp`: RFC 3339 text, compared as an instant to the nanosecond.
    * - `duration`: protobuf JSON duration text such as `"1.5s"`, compared as a quantity.
    */
-  kind: 'string' | 'int64' | 'double' | 'bool' | 'timestamp' | 'duration';
+  kind: K;
 }
+
+/**
+ * The kinds of {@link ScalarType}.
+ *
+ * @example
+ * ```ts
+ * const kind: ScalarKind = 'timestamp';
+ * ```
+ */
+export type ScalarKind = 'string' | 'int64' | 'double' | 'bool' | 'timestamp' | 'duration';
 
 /**
  * @example
@@ -47,10 +57,10 @@ export interface ScalarType extends FieldOptions {
  * const scheme: EnumType = t.enum(['EXTERNAL', 'INTERNAL']);
  * ```
  */
-export interface EnumType extends FieldOptions {
+export interface EnumType<V extends string = string> extends FieldOptions {
   kind: 'enum';
   /** The value names, case-sensitive. Their declared order is the sort order. */
-  values: readonly string[];
+  values: readonly V[];
 }
 
 /**
@@ -59,10 +69,20 @@ export interface EnumType extends FieldOptions {
  * const backend: MessageType = t.message({ zone: t.string(), weight: t.int64() });
  * ```
  */
-export interface MessageType extends FieldOptions {
+export interface MessageType<F extends Fields = Fields> extends FieldOptions {
   kind: 'message';
-  fields: Readonly<Record<string, FieldType>>;
+  fields: F;
 }
+
+/**
+ * Field types by field name: a schema's or a message's fields.
+ *
+ * @example
+ * ```ts
+ * const fields: Fields = { name: t.string(), year: t.int64() };
+ * ```
+ */
+export type Fields = Readonly<Record<string, FieldType>>;
 
 /**
  * A map from string keys to values of one type (JSON object).
@@ -72,9 +92,9 @@ export interface MessageType extends FieldOptions {
  * const labels: MapType = t.map(t.string()); // labels.env = prod, labels:env
  * ```
  */
-export interface MapType extends FieldOptions {
+export interface MapType<V extends FieldType = FieldType> extends FieldOptions {
   kind: 'map';
-  value: FieldType;
+  value: V;
 }
 
 /**
@@ -83,9 +103,9 @@ export interface MapType extends FieldOptions {
  * const ports: RepeatedType = t.repeated(t.string()); // ports:80
  * ```
  */
-export interface RepeatedType extends FieldOptions {
+export interface RepeatedType<E extends FieldType = FieldType> extends FieldOptions {
   kind: 'repeated';
-  element: FieldType;
+  element: E;
 }
 
 /**
@@ -137,7 +157,14 @@ export interface FunctionDeclaration {
  * });
  * ```
  */
-export interface ResourceSchema {
+export interface ResourceSchema<T = unknown> {
+  /**
+   * Type-level only, never set: the type of the resources this schema describes (see
+   * {@link Infer}), which {@link defineSchema} infers from the fields and `Collection`,
+   * `sqlTable` and `listFromSql` take their item type from. `unknown` for a schema built at run
+   * time (from JSON Schema, a .proto or data): its items are then typed by the caller.
+   */
+  '~item'?(item: T): void;
   /** The resource fields by JSON name. */
   fields: Readonly<Record<string, FieldType>>;
   /** Path of the field whose value is unique per resource; it ends every ordering. */
@@ -153,6 +180,73 @@ export interface ResourceSchema {
 
 type Options = FieldOptions;
 
+/** The JSON value of each scalar kind, as resources hold it (proto3 JSON). */
+interface ScalarValues {
+  string: string;
+  int64: string | number;
+  double: number;
+  bool: boolean;
+  timestamp: string;
+  duration: string;
+}
+
+/**
+ * The value a field of this type holds in a resource: `string` for strings, timestamps and
+ * durations, `string | number` for int64 (decimal text or a safe integer), `number`, `boolean`,
+ * the union of an enum's value names, an object for a message, `Record<string, …>` for a map,
+ * an array for a repeated field.
+ *
+ * @example
+ * ```ts
+ * const genre: FieldValue<EnumType<'SF' | 'CRIME'>> = 'SF';
+ * ```
+ */
+export type FieldValue<F> =
+  F extends ScalarType<infer K>
+    ? ScalarValues[K]
+    : F extends EnumType<infer V>
+      ? V
+      : F extends MessageType<infer G>
+        ? ItemOf<G, never>
+        : F extends MapType<infer V>
+          ? Record<string, FieldValue<V>>
+          : F extends RepeatedType<infer E>
+            ? FieldValue<E>[]
+            : never;
+
+/**
+ * The resource type of fields `F` whose key is `K`: the key required, every other field optional
+ * (unset is a value, as in proto3). Fields not known when compiling (an index signature) give
+ * `object`.
+ *
+ * @example
+ * ```ts
+ * type Book = ItemOf<{ name: ScalarType<'string'>; year: ScalarType<'int64'> }, 'name'>;
+ * // { name: string; year?: string | number }
+ * ```
+ */
+export type ItemOf<F, K> = string extends keyof F
+  ? object
+  : Simplify<
+      { -readonly [N in keyof F as N extends K ? N : never]: FieldValue<F[N]> } & {
+        -readonly [N in keyof F as N extends K ? never : N]?: FieldValue<F[N]>;
+      }
+    >;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * The resource type a schema describes: what `defineSchema` inferred from its fields, or
+ * `unknown` for a schema built at run time.
+ *
+ * @example
+ * ```ts
+ * const schema = defineSchema({ key: 'name', fields: { name: t.string(), year: t.int64() } });
+ * type Book = Infer<typeof schema>; // { name: string; year?: string | number }
+ * ```
+ */
+export type Infer<S> = S extends ResourceSchema<infer T> ? T : never;
+
 /**
  * Field type constructors for {@link defineSchema}.
  *
@@ -163,20 +257,28 @@ type Options = FieldOptions;
  * ```
  */
 export const t = {
-  string: (o: Options = {}): ScalarType => ({ kind: 'string', ...o }),
-  int64: (o: Options = {}): ScalarType => ({ kind: 'int64', ...o }),
-  double: (o: Options = {}): ScalarType => ({ kind: 'double', ...o }),
-  bool: (o: Options = {}): ScalarType => ({ kind: 'bool', ...o }),
-  timestamp: (o: Options = {}): ScalarType => ({ kind: 'timestamp', ...o }),
-  duration: (o: Options = {}): ScalarType => ({ kind: 'duration', ...o }),
-  enum: (values: readonly string[], o: Options = {}): EnumType => ({ kind: 'enum', values, ...o }),
-  message: (fields: Record<string, FieldType>, o: Options = {}): MessageType => ({
+  string: (o: Options = {}): ScalarType<'string'> => ({ kind: 'string', ...o }),
+  int64: (o: Options = {}): ScalarType<'int64'> => ({ kind: 'int64', ...o }),
+  double: (o: Options = {}): ScalarType<'double'> => ({ kind: 'double', ...o }),
+  bool: (o: Options = {}): ScalarType<'bool'> => ({ kind: 'bool', ...o }),
+  timestamp: (o: Options = {}): ScalarType<'timestamp'> => ({ kind: 'timestamp', ...o }),
+  duration: (o: Options = {}): ScalarType<'duration'> => ({ kind: 'duration', ...o }),
+  enum: <const V extends string>(values: readonly V[], o: Options = {}): EnumType<V> => ({
+    kind: 'enum',
+    values,
+    ...o,
+  }),
+  message: <const F extends Fields>(fields: F, o: Options = {}): MessageType<F> => ({
     kind: 'message',
     fields,
     ...o,
   }),
-  map: (value: FieldType, o: Options = {}): MapType => ({ kind: 'map', value, ...o }),
-  repeated: (element: FieldType, o: Options = {}): RepeatedType => ({
+  map: <V extends FieldType>(value: V, o: Options = {}): MapType<V> => ({
+    kind: 'map',
+    value,
+    ...o,
+  }),
+  repeated: <E extends FieldType>(element: E, o: Options = {}): RepeatedType<E> => ({
     kind: 'repeated',
     element,
     ...o,
@@ -184,23 +286,31 @@ export const t = {
 } as const;
 
 /**
- * Declares a resource schema, checking that the key names a declared scalar field.
+ * Declares a resource schema, checking that the key names a declared scalar field. The schema's
+ * item type is inferred from its fields ({@link Infer}), so `new Collection(schema, …)` holds
+ * typed items: the key required, every other field optional.
  *
  * @example
  * ```ts
- * const schema = defineSchema({ key: 'name', fields: { name: t.string({ sortable: true }) } });
+ * const schema = defineSchema({ key: 'name', fields: { name: t.string({ sortable: true }), year: t.int64() } });
+ * type Book = Infer<typeof schema>; // { name: string; year?: string | number }
  * ```
  */
-export function defineSchema(schema: ResourceSchema): ResourceSchema {
+export function defineSchema<const F extends Fields, const K extends string>(
+  schema: Omit<ResourceSchema, 'fields' | 'key'> & { fields: F; key: K },
+): ResourceSchema<ItemOf<F, K>> {
   const key = lookupPath(schema, schema.key.split('.'));
   if (!key || key.kind === 'message' || key.kind === 'map' || key.kind === 'repeated') {
     throw new TypeError(`schema key "${schema.key}" must name a declared scalar field`);
   }
-  return schema;
+  return schema as ResourceSchema<ItemOf<F, K>>;
 }
 
 /** Resolves a dotted path through message fields; undefined when any segment is unknown. */
-export function lookupPath(schema: ResourceSchema, path: readonly string[]): FieldType | undefined {
+export function lookupPath(
+  schema: Pick<ResourceSchema, 'fields'>,
+  path: readonly string[],
+): FieldType | undefined {
   let fields: Readonly<Record<string, FieldType>> | undefined = schema.fields;
   let type: FieldType | undefined;
   for (const segment of path) {

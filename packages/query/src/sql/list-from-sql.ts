@@ -45,8 +45,9 @@ export type SqlRunner = (
  * await listFromSql({ filter: 'name = web-*', pageSize: 50 }, options);
  * ```
  */
-export interface SqlListOptions extends CompileOptions, SqlPlanOptions {
-  table: SqlTable;
+export interface SqlListOptions<T = unknown> extends CompileOptions, SqlPlanOptions {
+  /** The table; its schema's item type is the type of the page's items. */
+  table: SqlTable<T>;
   /** Seals and opens page tokens: the same codec as a Collection's gives interchangeable tokens. */
   pageTokens: PageTokenCodec;
   run: SqlRunner;
@@ -97,7 +98,7 @@ export interface SqlListOptions extends CompileOptions, SqlPlanOptions {
  */
 export async function listFromSql<T extends object>(
   request: ListRequest,
-  options: SqlListOptions,
+  options: SqlListOptions<T>,
 ): Promise<ListPage<T>> {
   const { pageSize } = request;
   checkPageSize(pageSize);
@@ -114,7 +115,11 @@ export async function listFromSql<T extends object>(
     const cursor = request.pageToken
       ? await options.pageTokens.open(request.pageToken, await query())
       : undefined;
-    const plan = planListQuery(table, { filter, order, cursor, pageSize }, options);
+    const plan = planListQuery(
+      table,
+      { filter, order, cursor, pageSize, parent: request.parent },
+      options,
+    );
     const timeout = options.statementTimeoutMs ?? 5000;
     let rows: readonly Record<string, unknown>[];
     try {

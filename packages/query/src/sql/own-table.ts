@@ -2,6 +2,7 @@ import type { FieldType, ResourceSchema } from '../schema/field-type.js';
 import { snakeCase } from './column-values.js';
 import type { SqlDialect } from './dialect.js';
 import { sqlTypeOf } from './document-table.js';
+import { readOwnColumn } from './read-own-column.js';
 import { quoteIdentifier, quoteLiteral } from './sql-text.js';
 import type {
   SqlColumn,
@@ -165,6 +166,7 @@ export function ownTable(
   }
   const byPath = new Map(columns.map((c) => [c.path, c]));
   const table = quoteIdentifier(options.table);
+  const coerce = options.coerce === true;
   const notYours = (what: string) => () => {
     throw new TypeError(`${what}: the table ${table} is your own (document: false)`);
   };
@@ -187,22 +189,8 @@ export function ownTable(
       for (const column of columns) {
         const raw = row[column.name.slice(1, -1).replaceAll('""', '"')];
         if (raw === null || raw === undefined) continue;
-        const text = typeof raw === 'string' ? raw : String(raw);
-        switch (column.type.kind) {
-          case 'double':
-            resource[column.path] = Number(text);
-            break;
-          case 'bool':
-            resource[column.path] = raw === true || text === 'true' || text === 't';
-            break;
-          case 'map':
-          case 'repeated':
-            resource[column.path] = typeof raw === 'string' ? JSON.parse(raw) : raw;
-            break;
-          default:
-            // Strings, int64 (decimal text, as proto3 JSON), enum labels, RFC 3339 timestamps.
-            resource[column.path] = text;
-        }
+        const value = readOwnColumn(column, raw, coerce);
+        if (value !== undefined) resource[column.path] = value;
       }
       return resource;
     },

@@ -302,3 +302,40 @@ describe('presence and `:` on strings, as the in-memory engine', () => {
     expect(p.params[0]).toBe('%lph%');
   });
 });
+
+describe('planListQuery with a parent', () => {
+  const scoped = (parent: string, parentColumn?: string) =>
+    planListQuery(
+      table,
+      {
+        filter: compileFilter('', schema),
+        order: parseOrderBy('', schema),
+        pageSize: 10,
+        parent,
+      },
+      parentColumn ? { parentColumn } : {},
+    );
+
+  it('bounds the key to the parent’s run of names, which the key’s index seeks', () => {
+    const p = scoped('shelves/1');
+    expect(p.text).toContain(
+      `WHERE "name" COLLATE "C" >= $1::text AND "name" COLLATE "C" < $2::text AND length("name" COLLATE "C") - length(replace("name" COLLATE "C", '/', '')) = $3::integer`,
+    );
+    expect(p.params.slice(0, 3)).toEqual(['shelves/1/', 'shelves/10', '3']);
+  });
+
+  it('matches `-` segments with LIKE, the literal part escaped', () => {
+    const p = scoped('a_b/-');
+    expect(p.params.slice(0, 4)).toEqual(['a_b/', 'a_b0', 'a\\_b/%/%', '3']);
+    expect(scoped('-/1').params.slice(0, 2)).toEqual(['%/1/%', '3']);
+  });
+
+  it('compares a parent column when one is given', () => {
+    expect(scoped('shelves/1', 'shelf').text).toContain(`WHERE "shelf" COLLATE "C" = $1::text`);
+    expect(scoped('shelves/-', 'shelf').params[0]).toBe('shelves/%');
+  });
+
+  it('matches nothing under a parent no stored text can hold', () => {
+    expect(scoped('shelves/\u0000').text).toContain('WHERE FALSE');
+  });
+});

@@ -5,6 +5,7 @@ import type { OrderBy, SortKey } from '../order-by/order-by.js';
 import { postgresDialect } from './dialects/postgres/dialect.js';
 import { translateFilter } from './filter-translation.js';
 import { keysetCondition, orderByClause, orderColumns } from './keyset.js';
+import { parentConditions } from './parent-condition.js';
 import type { SqlStatement } from './sql-statement.js';
 import { inlineParameters, Parameters } from './sql-text.js';
 import type { SqlColumn, SqlInexactColumn, SqlTable } from './table.js';
@@ -30,6 +31,8 @@ export interface SqlListQuery<T = unknown> {
   /** The cursor from an opened page token: the sort key of the last item returned. */
   cursor?: SortKey;
   pageSize: number;
+  /** Only the items under this parent (`ListRequest.parent`; see {@link SqlPlanOptions.parentColumn}). */
+  parent?: string;
 }
 
 /**
@@ -54,6 +57,12 @@ export interface SqlPlanOptions {
    * Column names come from the caller's code, never from a request; values travel as parameters.
    */
   scope?: Readonly<Record<string, string>>;
+  /**
+   * The column holding each row's parent, for {@link SqlListQuery.parent}, when the key is not
+   * a full resource name. Without it a parent is found in the key (`shelves/1/books/b` is under
+   * `shelves/1`), and the key's index seeks the parent's rows.
+   */
+  parentColumn?: string;
 }
 
 /**
@@ -139,6 +148,7 @@ export function planListQuery<T>(
   const conditions = Object.entries(options.scope ?? {}).map(
     ([column, value]) => `${dialect.quoteIdentifier(column)} = ${params.add(value, 'text')}`,
   );
+  conditions.push(...parentConditions(table, query.parent, params, options.parentColumn));
   if (filter.sql !== 'TRUE') conditions.push(`(${filter.sql})`);
   if (query.cursor)
     conditions.push(`(${keysetCondition(table, query.order, query.cursor, params)})`);

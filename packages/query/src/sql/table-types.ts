@@ -159,6 +159,13 @@ export interface SqlTableOptions {
    * {@link SqlTable.row} rejects a resource without them.
    */
   required?: readonly string[];
+  /**
+   * In a table of your own, how {@link SqlTable.readRow} reads a value that is not of its
+   * field's type: refused with a `ListkitError` naming the path (the default), or, with
+   * `coerce: true`, converted when it is a shape a driver produces (0/1 booleans, `bigint`,
+   * decimal text for doubles, `Date`; see `CheckResourceOptions.coerce`).
+   */
+  coerce?: boolean;
 }
 
 /**
@@ -170,8 +177,9 @@ export interface SqlTableOptions {
  * console.log(suggestIndexes(table).join(';\n'));
  * ```
  */
-export interface SqlTable {
-  readonly schema: ResourceSchema;
+export interface SqlTable<T = unknown> {
+  /** The schema, whose item type ({@link ResourceSchema}'s `T`) is the rows' resource type. */
+  readonly schema: ResourceSchema<T>;
   /** The SQL dialect statements for this table are written in. */
   readonly dialect: SqlDialect;
   /** The quoted table name. */
@@ -185,6 +193,8 @@ export interface SqlTable {
   /**
    * A row of a planned statement (for a table of your own: each column as text, keyed by column
    * name) as a resource: every field with a non-NULL column set, in the engine's JSON form.
+   * Throws a `ListkitError` naming the path when a column's value is not of its field's type
+   * (see {@link SqlTableOptions.coerce}).
    */
   readRow(row: Readonly<Record<string, unknown>>): object;
   /** One column per field reachable through messages, in declaration order. */

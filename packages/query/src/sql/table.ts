@@ -31,7 +31,10 @@ export type {
  * );
  * ```
  */
-export function sqlTable(schema: ResourceSchema, options: SqlTableOptions): SqlTable {
+export function sqlTable<T = unknown>(
+  schema: ResourceSchema<T>,
+  options: SqlTableOptions,
+): SqlTable<T> {
   const dialect = sqlDialect(options.dialect);
   if (options.document !== false) return documentTable(schema, options, dialect);
   if (!dialect.capabilities.ownTables) {

@@ -120,9 +120,12 @@ export function sqlStoreContext(
     },
     statement: (text, params) => db.statement(text, params),
     wrote: (table, rows) => statistics.wrote(table, rows),
-    list: (table, request, parent, scope, readResource) =>
-      listFromSql(
-        { ...request, parent },
+    list: <T extends object>(
+      ...[table, request, parent, scope, readResource]: Parameters<SqlStoreContext['list']>
+    ) =>
+      // `parent` is the collection bound into page tokens; the rows are scoped by `scope`.
+      listFromSql<T>(
+        { ...request, context: { ...request.context, collection: parent } },
         {
           table,
           pageTokens,

@@ -119,9 +119,11 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   }
 
   list(parent: ScopeRef, request: StoreListRequest): Promise<ListPage<ForwardingRuleJson>> {
+    // Each region's rules are a collection of their own: the region is bound into page tokens
+    // (as context: a Collection's `parent` would scope by the rules' names).
     return this.rulesIn(parent).list({
       ...request,
-      parent: tokenParent(parent, 'forwardingRules'),
+      context: { ...request.context, collection: tokenParent(parent, 'forwardingRules') },
     });
   }
 
@@ -129,7 +131,10 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
     project: string,
     request: StoreListRequest,
   ): Promise<ListPage<ForwardingRuleJson>> {
-    return this.aggregate(project).list({ ...request, parent: aggregatedTokenParent(project) });
+    return this.aggregate(project).list({
+      ...request,
+      context: { ...request.context, collection: aggregatedTokenParent(project) },
+    });
   }
 
   async all(): Promise<(ScopeRef & { rule: ForwardingRuleJson })[]> {

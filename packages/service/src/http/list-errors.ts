@@ -58,5 +58,8 @@ export function listErrorToApiError(error: ListkitError, params: ListInputsAsWri
       );
     case 'pageSize':
       return invalid(PAGE_SIZE_PARAMETER, `. ${error.message}`);
+    default:
+      // A parent or a resource value: the emulator's list calls pass neither.
+      return invalid(error.input, `. ${error.message}`);
   }
 }

@@ -127,7 +127,10 @@ export function memoryOperationStore(pageTokens: PageTokenCodec): MemoryOperatio
         .filter((r) => scopeParent(r) === scopeParent(parent))
         .map(copy),
     list: async (parent, request) =>
-      listOf(parent).list({ ...request, parent: tokenParent(parent, 'operations') }),
+      listOf(parent).list({
+        ...request,
+        context: { ...request.context, collection: tokenParent(parent, 'operations') },
+      }),
     // Each queue from its oldest end, stopping at the first that stays: expiry costs what
     // expires, not what is kept.
     expire: async ({ doneBefore, keep, keepRunning }) => {

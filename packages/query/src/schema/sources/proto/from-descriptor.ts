@@ -29,11 +29,11 @@ export interface DescFieldLike {
   readonly name: string;
   readonly jsonName: string;
   readonly fieldKind: 'scalar' | 'enum' | 'message' | 'list' | 'map';
-  readonly listKind?: 'scalar' | 'enum' | 'message';
-  readonly mapKind?: 'scalar' | 'enum' | 'message';
-  readonly scalar?: number;
-  readonly enum?: { readonly values: readonly { readonly name: string }[] };
-  readonly message?: DescMessageLike;
+  readonly listKind?: 'scalar' | 'enum' | 'message' | undefined;
+  readonly mapKind?: 'scalar' | 'enum' | 'message' | undefined;
+  readonly scalar?: number | undefined;
+  readonly enum?: { readonly values: readonly { readonly name: string }[] } | undefined;
+  readonly message?: DescMessageLike | undefined;
 }
 
 // protobuf-es ScalarType numbers (descriptor.proto's FieldDescriptorProto.Type).

@@ -1,0 +1,8 @@
+// What `buf generate` writes for docs/list-method.md's Connect server: the library service of
+// test/list-method/, whose .proto is in test/list-method/library-proto.ts.
+export {
+  BadRequestSchema,
+  BookSchema,
+  ErrorInfoSchema,
+  LibraryService,
+} from '../../test/list-method/library-proto.js';
