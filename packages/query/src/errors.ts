@@ -59,13 +59,17 @@ export type ListkitErrorCode =
   | 'tampered_page_token'
   | 'page_token_query_mismatch'
   | 'expired_page_token'
+  // partial responses and skipping
+  | 'invalid_field_mask'
+  | 'invalid_skip'
   // storage
   | 'query_timeout';
 
 /**
  * The input of a list call a problem concerns, set where the problem is raised (as Valibot
  * issues carry a path): the filter parser and checker say `filter`, the orderBy parser
- * `orderBy`, the page-token codec `pageToken`, page-size checks `pageSize`. An API maps each to
+ * `orderBy`, the page-token codec `pageToken`, page-size checks `pageSize`, the field-mask reader
+ * `fields` (a partial response's selection or a read mask) and skip checks `skip`. An API maps each to
  * its own parameter (Compute Engine's `pageSize` is `maxResults`).
  *
  * @example
@@ -77,7 +81,7 @@ export type ListkitErrorCode =
  * }
  * ```
  */
-export type ListInput = 'filter' | 'orderBy' | 'pageToken' | 'pageSize';
+export type ListInput = 'filter' | 'orderBy' | 'pageToken' | 'pageSize' | 'fields' | 'skip';
 
 /**
  * A problem found in a filter, an orderBy, a page token or a page size, as plain data.

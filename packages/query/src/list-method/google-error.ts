@@ -101,21 +101,39 @@ export interface GoogleErrorOptions {
 
 const FIELDS: Record<'json' | 'proto', Record<ListDialect, Record<ListInput, string>>> = {
   json: {
-    aip: { filter: 'filter', orderBy: 'orderBy', pageToken: 'pageToken', pageSize: 'pageSize' },
+    aip: {
+      filter: 'filter',
+      orderBy: 'orderBy',
+      pageToken: 'pageToken',
+      pageSize: 'pageSize',
+      fields: 'fields',
+      skip: 'skip',
+    },
     compute: {
       filter: 'filter',
       orderBy: 'orderBy',
       pageToken: 'pageToken',
       pageSize: 'maxResults',
+      fields: 'fields',
+      skip: 'skip',
     },
   },
   proto: {
-    aip: { filter: 'filter', orderBy: 'order_by', pageToken: 'page_token', pageSize: 'page_size' },
+    aip: {
+      filter: 'filter',
+      orderBy: 'order_by',
+      pageToken: 'page_token',
+      pageSize: 'page_size',
+      fields: 'read_mask',
+      skip: 'skip',
+    },
     compute: {
       filter: 'filter',
       orderBy: 'order_by',
       pageToken: 'page_token',
       pageSize: 'max_results',
+      fields: 'read_mask',
+      skip: 'skip',
     },
   },
 };
@@ -215,7 +233,7 @@ export function toGoogleError(error: unknown, options: GoogleErrorOptions = {}):
     const violations = problems.map((p) => ({
       field: fields[p.input],
       description:
-        p.input === 'filter' || p.input === 'orderBy'
+        p.input === 'filter' || p.input === 'orderBy' || p.input === 'fields'
           ? `${p.message} (${p.line}:${p.column})`
           : p.message,
       reason: upper(p.code),
