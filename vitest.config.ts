@@ -38,6 +38,7 @@ const STORED_SUITES = [
   'test/compute-concurrency.test.ts',
   'test/global-forwarding-rules-clients.test.ts',
   'test/publisher-client.test.ts',
+  'test/partial-responses.test.ts',
 ];
 const stored = (store: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
   resolve: { alias: aliases(src('./test/support/store-emulator.ts')) },

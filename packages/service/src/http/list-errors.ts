@@ -58,5 +58,9 @@ export function listErrorToApiError(error: ListkitError, params: ListInputsAsWri
       );
     case 'pageSize':
       return invalid(PAGE_SIZE_PARAMETER, `. ${error.message}`);
+    // Not list inputs of Compute's: its list engine never raises these.
+    case 'fields':
+    case 'skip':
+      return invalid(error.input, `. ${error.message}`);
   }
 }
