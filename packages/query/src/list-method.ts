@@ -16,6 +16,7 @@ export {
   runListRequest,
   toListResponse,
 } from './list-method/list-response.js';
+export type { ListExtras, MaskAndSkipOptions } from './list-method/mask-and-skip.js';
 export {
   type ListDialect,
   ListParameterError,

@@ -1,5 +1,11 @@
 import { type ListInput, ListkitError } from '../errors.js';
 import { resolvePageSize } from '../list/collection.js';
+import {
+  extraParameterNames,
+  type ListExtras,
+  type MaskAndSkipOptions,
+  readListExtras,
+} from './mask-and-skip.js';
 
 /**
  * How an API names and bounds its list parameters: `aip` reads `filter`, `orderBy`, `pageSize`
@@ -28,7 +34,7 @@ export type ListDialect = 'aip' | 'compute';
  * };
  * ```
  */
-export interface ReadListRequestOptions {
+export interface ReadListRequestOptions extends MaskAndSkipOptions {
   /** `aip` (the default) or `compute`. */
   dialect?: ListDialect;
   /** The page size when none is given, or 0 (AIP default 50; Compute 500). */
@@ -55,7 +61,7 @@ export interface ReadListRequestOptions {
  * const page = await books.list({ ...request, parent: 'shelves/1' });
  * ```
  */
-export interface ListParameters {
+export interface ListParameters extends ListExtras {
   filter?: string;
   orderBy?: string;
   pageToken?: string;
@@ -157,7 +163,7 @@ export function readListRequest(
 ): ListParameters {
   const dialect = options.dialect ?? 'aip';
   const names = NAMES[dialect];
-  const allowed = new Set(options.allow ?? []);
+  const allowed = new Set([...(options.allow ?? []), ...extraParameterNames(dialect)]);
   const values = new Map<ListInput, { name: string; value: unknown }>();
   const seen = (name: string, input: ListInput, value: unknown): void => {
     const previous = values.get(input);
@@ -231,7 +237,7 @@ export function readListRequest(
   if (filter !== undefined) request.filter = filter;
   if (orderBy !== undefined) request.orderBy = orderBy;
   if (pageToken !== undefined) request.pageToken = pageToken;
-  return request;
+  return Object.assign(request, readListExtras(source, dialect, options));
 }
 
 /** A page size as a number: an integer string, number or bigint; anything else is an error. */
