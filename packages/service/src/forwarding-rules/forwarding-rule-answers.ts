@@ -1,22 +1,9 @@
 import { listResponseType, type MessageType, t } from '@listkit/query';
+import { COMPUTE_WARNING } from '../operations/operation-answers.js';
 import { forwardingRuleSchema } from './forwarding-rule-schema.js';
 
 // The types of the forwarding-rule methods' answers: what a `fields` selection (a partial
 // response) is checked against. A rule's fields are the field table's (forwarding-rule-fields.ts).
-
-/**
- * A list answer's `warning` (Compute's `ForwardingRuleList.warning`, `Operation.warnings[]`).
- *
- * @example
- * ```ts
- * compileFieldMask('warning/code', t.message({ warning: COMPUTE_WARNING }));
- * ```
- */
-export const COMPUTE_WARNING: MessageType = t.message({
-  code: t.string(),
-  message: t.string(),
-  data: t.repeated(t.message({ key: t.string(), value: t.string() })),
-});
 
 /**
  * A ForwardingRule (the answer of `get`).

@@ -1,7 +1,15 @@
 import { listResponseType, type MessageType, t } from '@listkit/query';
 import { operationSchema } from './operation-schema.js';
 
-const WARNING = t.message({
+/**
+ * Compute's warning message (`Operation.warnings[]`, a list answer's `warning`).
+ *
+ * @example
+ * ```ts
+ * compileFieldMask('warning/code', t.message({ warning: COMPUTE_WARNING }));
+ * ```
+ */
+export const COMPUTE_WARNING: MessageType = t.message({
   code: t.string(),
   message: t.string(),
   data: t.repeated(t.message({ key: t.string(), value: t.string() })),
@@ -31,7 +39,7 @@ export const OPERATION: MessageType = t.message({
       }),
     ),
   }),
-  warnings: t.repeated(WARNING),
+  warnings: t.repeated(COMPUTE_WARNING),
 });
 
 /**
@@ -44,7 +52,7 @@ export const OPERATION: MessageType = t.message({
  */
 export const OPERATION_LIST: MessageType = listResponseType(
   { key: 'name', fields: OPERATION.fields },
-  { fields: { kind: t.string(), id: t.string(), selfLink: t.string(), warning: WARNING } },
+  { fields: { kind: t.string(), id: t.string(), selfLink: t.string(), warning: COMPUTE_WARNING } },
 );
 
 /**
