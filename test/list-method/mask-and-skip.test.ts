@@ -197,6 +197,10 @@ describe('read_mask (AIP-157) and fields', () => {
     expect(proto.message).toBe(
       "Invalid read_mask: unknown field 'titel'; did you mean 'title'? (1:6)",
     );
+    expect((error as ListkitError).input).toBe('readMask');
+    expect(toGoogleError(error).message).toBe(
+      "Invalid readMask: unknown field 'titel'; did you mean 'title'? (1:6)",
+    );
   });
 
   it('a function lister needs the schema to check a mask (a programmer error, said plainly)', async () => {

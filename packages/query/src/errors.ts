@@ -69,7 +69,8 @@ export type ListkitErrorCode =
  * The input of a list call a problem concerns, set where the problem is raised (as Valibot
  * issues carry a path): the filter parser and checker say `filter`, the orderBy parser
  * `orderBy`, the page-token codec `pageToken`, page-size checks `pageSize`, the field-mask reader
- * `fields` (a partial response's selection or a read mask) and skip checks `skip`. An API maps each to
+ * `fields` (a partial response's selection; the list method says `readMask` for a read mask) and
+ * skip checks `skip`. An API maps each to
  * its own parameter (Compute Engine's `pageSize` is `maxResults`).
  *
  * @example
@@ -81,7 +82,14 @@ export type ListkitErrorCode =
  * }
  * ```
  */
-export type ListInput = 'filter' | 'orderBy' | 'pageToken' | 'pageSize' | 'fields' | 'skip';
+export type ListInput =
+  | 'filter'
+  | 'orderBy'
+  | 'pageToken'
+  | 'pageSize'
+  | 'fields'
+  | 'readMask'
+  | 'skip';
 
 /**
  * A problem found in a filter, an orderBy, a page token or a page size, as plain data.

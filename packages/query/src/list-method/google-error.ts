@@ -107,6 +107,7 @@ const FIELDS: Record<'json' | 'proto', Record<ListDialect, Record<ListInput, str
       pageToken: 'pageToken',
       pageSize: 'pageSize',
       fields: 'fields',
+      readMask: 'readMask',
       skip: 'skip',
     },
     compute: {
@@ -115,6 +116,7 @@ const FIELDS: Record<'json' | 'proto', Record<ListDialect, Record<ListInput, str
       pageToken: 'pageToken',
       pageSize: 'maxResults',
       fields: 'fields',
+      readMask: 'readMask',
       skip: 'skip',
     },
   },
@@ -124,7 +126,8 @@ const FIELDS: Record<'json' | 'proto', Record<ListDialect, Record<ListInput, str
       orderBy: 'order_by',
       pageToken: 'page_token',
       pageSize: 'page_size',
-      fields: 'read_mask',
+      fields: 'fields',
+      readMask: 'read_mask',
       skip: 'skip',
     },
     compute: {
@@ -132,7 +135,8 @@ const FIELDS: Record<'json' | 'proto', Record<ListDialect, Record<ListInput, str
       orderBy: 'order_by',
       pageToken: 'page_token',
       pageSize: 'max_results',
-      fields: 'read_mask',
+      fields: 'fields',
+      readMask: 'read_mask',
       skip: 'skip',
     },
   },
@@ -233,7 +237,10 @@ export function toGoogleError(error: unknown, options: GoogleErrorOptions = {}):
     const violations = problems.map((p) => ({
       field: fields[p.input],
       description:
-        p.input === 'filter' || p.input === 'orderBy' || p.input === 'fields'
+        p.input === 'filter' ||
+        p.input === 'orderBy' ||
+        p.input === 'fields' ||
+        p.input === 'readMask'
           ? `${p.message} (${p.line}:${p.column})`
           : p.message,
       reason: upper(p.code),

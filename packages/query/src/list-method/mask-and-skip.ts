@@ -1,4 +1,4 @@
-import { ListkitError } from '../errors.js';
+import { ListkitError, type Problem } from '../errors.js';
 import {
   compileFieldMask,
   type FieldMask,
@@ -186,13 +186,22 @@ export function listMasks(
     );
   }
   return {
-    ...(extras.readMask !== undefined
-      ? { readMask: compileFieldMask(extras.readMask, schema) }
-      : {}),
+    ...(extras.readMask !== undefined ? { readMask: readMaskOf(extras.readMask, schema) } : {}),
     ...(extras.fields !== undefined
       ? { fields: compileFieldMask(extras.fields, listResponseType(schema, { items: itemsField })) }
       : {}),
   };
+}
+
+/** A read mask checked against the resource, its problems said to be the read mask's. */
+function readMaskOf(text: string, schema: ResourceSchema): FieldMask {
+  try {
+    return compileFieldMask(text, schema);
+  } catch (error) {
+    if (!(error instanceof ListkitError)) throw error;
+    const problems = error.problems.map((p): Problem => ({ ...p, input: 'readMask' }));
+    throw new ListkitError(problems as [Problem, ...Problem[]], error.source);
+  }
 }
 
 /** A response with the read mask applied to each item, then `fields` to the whole. */

@@ -60,6 +60,7 @@ export function listErrorToApiError(error: ListkitError, params: ListInputsAsWri
       return invalid(PAGE_SIZE_PARAMETER, `. ${error.message}`);
     // Not list inputs of Compute's: its list engine never raises these.
     case 'fields':
+    case 'readMask':
     case 'skip':
       return invalid(error.input, `. ${error.message}`);
   }
