@@ -39,6 +39,7 @@ const STORED_SUITES = [
   'test/clients/global-forwarding-rules.test.ts',
   'test/clients/publisher.test.ts',
   'test/stores/snapshots.test.ts',
+  'test/clients/partial-responses.test.ts',
 ];
 const stored = (store: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
   resolve: { alias: aliases(src('./test/support/store-emulator.ts')) },

@@ -62,6 +62,9 @@ export type ListkitErrorCode =
   | 'invalid_parent'
   // resources checked against the schema (Collection.put, SqlTable.readRow, checkResource)
   | 'invalid_resource_value'
+  // partial responses and skipping
+  | 'invalid_field_mask'
+  | 'invalid_skip'
   // storage
   | 'query_timeout';
 
@@ -69,9 +72,10 @@ export type ListkitErrorCode =
  * The input of a list call a problem concerns, set where the problem is raised (as Valibot
  * issues carry a path): the filter parser and checker say `filter`, the orderBy parser
  * `orderBy`, the page-token codec `pageToken`, page-size checks `pageSize`, the parent check
- * `parent`; a resource checked against the schema says `resource` (its error's `source` is the
- * field path). An API maps each to its own parameter (Compute Engine's `pageSize` is
- * `maxResults`).
+ * `parent`, the field-mask reader `fields` (a partial response's selection; the list method says
+ * `readMask` for a read mask) and skip checks `skip`; a resource checked against the schema says
+ * `resource` (its error's `source` is the field path). An API maps each to its own parameter
+ * (Compute Engine's `pageSize` is `maxResults`).
  *
  * @example
  * ```ts
@@ -82,7 +86,16 @@ export type ListkitErrorCode =
  * }
  * ```
  */
-export type ListInput = 'filter' | 'orderBy' | 'pageToken' | 'pageSize' | 'parent' | 'resource';
+export type ListInput =
+  | 'filter'
+  | 'orderBy'
+  | 'pageToken'
+  | 'pageSize'
+  | 'parent'
+  | 'resource'
+  | 'fields'
+  | 'readMask'
+  | 'skip';
 
 /**
  * A problem found in a filter, an orderBy, a page token or a page size, as plain data.

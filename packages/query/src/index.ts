@@ -15,6 +15,19 @@ export {
   formatExplanation,
   traceFilter,
 } from './explain/explain-filter.js';
+export {
+  compileFieldMask,
+  type FieldMask,
+  type FieldMaskOptions,
+  listResponseType,
+} from './field-mask/compile-field-mask.js';
+export {
+  DEFAULT_FIELD_MASK_LIMITS,
+  type FieldMaskLimits,
+  type MaskSegment,
+  type MaskSelection,
+  parseFieldMask,
+} from './field-mask/parse-field-mask.js';
 export type {
   AipFilter,
   AndNode,

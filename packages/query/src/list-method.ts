@@ -17,6 +17,7 @@ export {
   toListResponse,
 } from './list-method/list-response.js';
 export type { ListDialect, ListStyle } from './list-method/list-style.js';
+export type { ListExtras, MaskAndSkipOptions } from './list-method/mask-and-skip.js';
 export {
   ListParameterError,
   type ListParameters,

@@ -110,6 +110,9 @@ const FIELDS: Record<'json' | 'proto', Record<ListStyle, Record<ListInput, strin
       pageSize: 'pageSize',
       parent: 'parent',
       resource: 'resource',
+      fields: 'fields',
+      readMask: 'readMask',
+      skip: 'skip',
     },
     compute: {
       filter: 'filter',
@@ -118,6 +121,9 @@ const FIELDS: Record<'json' | 'proto', Record<ListStyle, Record<ListInput, strin
       pageSize: 'maxResults',
       parent: 'parent',
       resource: 'resource',
+      fields: 'fields',
+      readMask: 'readMask',
+      skip: 'skip',
     },
   },
   proto: {
@@ -128,6 +134,9 @@ const FIELDS: Record<'json' | 'proto', Record<ListStyle, Record<ListInput, strin
       pageSize: 'page_size',
       parent: 'parent',
       resource: 'resource',
+      fields: 'fields',
+      readMask: 'read_mask',
+      skip: 'skip',
     },
     compute: {
       filter: 'filter',
@@ -136,6 +145,9 @@ const FIELDS: Record<'json' | 'proto', Record<ListStyle, Record<ListInput, strin
       pageSize: 'max_results',
       parent: 'parent',
       resource: 'resource',
+      fields: 'fields',
+      readMask: 'read_mask',
+      skip: 'skip',
     },
   },
 };
@@ -235,7 +247,10 @@ export function toGoogleError(error: unknown, options: GoogleErrorOptions = {}):
     const violations = problems.map((p) => ({
       field: fields[p.input],
       description:
-        p.input === 'filter' || p.input === 'orderBy'
+        p.input === 'filter' ||
+        p.input === 'orderBy' ||
+        p.input === 'fields' ||
+        p.input === 'readMask'
           ? `${p.message} (${p.line}:${p.column})`
           : p.message,
       reason: upper(p.code),

@@ -1,5 +1,7 @@
 import type { Collection, ListPage, ListRequest } from '../list/collection.js';
+import type { ResourceSchema } from '../schema/field-type.js';
 import { type ListStyle, styleOf } from './list-style.js';
+import { applyListMasks, listMasks, listSkipping } from './mask-and-skip.js';
 import {
   type ListRequestSource,
   type ReadListRequestOptions,
@@ -110,9 +112,15 @@ export async function runListRequest<T extends object, F extends string = 'items
   lister: Lister<T>,
   options: RunListRequestOptions<F> = {},
 ): Promise<ListResponse<T, F>> {
-  const request: ListRequest = { ...readListRequest(source, options) };
+  const { skip, readMask, fields, ...read } = readListRequest(source, options);
+  const request: ListRequest = { ...read };
   if (options.parent !== undefined) request.parent = options.parent;
   if (options.context !== undefined) request.context = options.context;
-  const page = typeof lister === 'function' ? await lister(request) : await lister.list(request);
-  return toListResponse(page, options);
+  // skip, read_mask and fields (mask-and-skip.ts); the masks are checked before anything is read.
+  const itemsField = options.itemsField ?? 'items';
+  const schema = options.schema ?? (lister as { schema?: ResourceSchema }).schema;
+  const masks = listMasks({ readMask, fields }, schema, itemsField);
+  const list = (r: ListRequest) => (typeof lister === 'function' ? lister(r) : lister.list(r));
+  const page = await listSkipping(list, request, skip ?? 0);
+  return applyListMasks(toListResponse(page, options), masks, itemsField);
 }

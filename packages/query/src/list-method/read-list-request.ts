@@ -1,6 +1,12 @@
 import { type ListInput, ListkitError } from '../errors.js';
 import { resolvePageSize } from '../list/page-size.js';
 import { type ListStyle, styleOf } from './list-style.js';
+import {
+  extraParameterNames,
+  type ListExtras,
+  type MaskAndSkipOptions,
+  readListExtras,
+} from './mask-and-skip.js';
 
 /**
  * Options of {@link readListRequest}.
@@ -16,7 +22,7 @@ import { type ListStyle, styleOf } from './list-style.js';
  * };
  * ```
  */
-export interface ReadListRequestOptions {
+export interface ReadListRequestOptions extends MaskAndSkipOptions {
   /** `aip` (the default) or `compute`. */
   style?: ListStyle;
   /** @deprecated Use `style`; read only when `style` is absent. */
@@ -45,7 +51,7 @@ export interface ReadListRequestOptions {
  * const page = await books.list({ ...request, parent: 'shelves/1' });
  * ```
  */
-export interface ListParameters {
+export interface ListParameters extends ListExtras {
   filter?: string;
   orderBy?: string;
   pageToken?: string;
@@ -147,7 +153,7 @@ export function readListRequest(
 ): ListParameters {
   const style = styleOf(options);
   const names = NAMES[style];
-  const allowed = new Set(options.allow ?? []);
+  const allowed = new Set([...(options.allow ?? []), ...extraParameterNames(style)]);
   const values = new Map<ListInput, { name: string; value: unknown }>();
   const seen = (name: string, input: ListInput, value: unknown): void => {
     const previous = values.get(input);
@@ -221,7 +227,7 @@ export function readListRequest(
   if (filter !== undefined) request.filter = filter;
   if (orderBy !== undefined) request.orderBy = orderBy;
   if (pageToken !== undefined) request.pageToken = pageToken;
-  return request;
+  return Object.assign(request, readListExtras(source, style, options));
 }
 
 /** A page size as a number: an integer string, number or bigint; anything else is an error. */

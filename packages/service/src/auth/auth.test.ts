@@ -179,6 +179,17 @@ describe('strict mode: tokens', () => {
     expect(res.status).toBe(401);
     expectEnvelope(res.json, 401, 'required');
   });
+
+  it('reads the token from access_token or oauth_token when there is no header', async () => {
+    const emulator = await strict();
+    for (const name of ['access_token', 'oauth_token']) {
+      const res = await call(emulator, 'GET', `${rules()}?${name}=reader`, { token: null });
+      expect(res.status).toBe(200);
+      const bad = await call(emulator, 'GET', `${rules()}?${name}=nobody`, { token: null });
+      expect(bad.status).toBe(401);
+      expectEnvelope(bad.json, 401, 'authError');
+    }
+  });
 });
 
 describe('strict mode: OAuth scopes', () => {

@@ -53,17 +53,21 @@ const MISSING =
 const INVALID =
   'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
 
-/** The principal behind a request's `Authorization: Bearer …` header; 401 when there is none. */
+/**
+ * The principal behind a request's `Authorization: Bearer …` header, or, without one, its
+ * `access_token` (or `oauth_token`) query parameter, the system parameter that carries the same
+ * OAuth token in the URL; 401 when there is none.
+ */
 export function authenticate(request: Request, config: AuthConfig): Principal {
   const header = request.headers.get('authorization') ?? '';
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) {
+  const token =
+    /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? (header ? undefined : urlToken(request));
+  if (!token) {
     throw new ApiError(401, 'required', MISSING, {
       location: 'Authorization',
       locationType: 'header',
     });
   }
-  const token = match[1]!;
   if (config.mode === 'open') {
     return { identity: config.identity ?? 'user@example.com', scopes: 'all', permissions: 'all' };
   }
@@ -79,6 +83,14 @@ export function authenticate(request: Request, config: AuthConfig): Principal {
     scopes: new Set(grant.scopes.map(fullScope)),
     permissions: grant.permissions ?? {},
   };
+}
+
+/** The OAuth token a URL carries as `access_token` or `oauth_token` (first given wins). */
+function urlToken(request: Request): string | undefined {
+  for (const [name, value] of new URL(request.url).searchParams) {
+    if ((name === 'access_token' || name === 'oauth_token') && value !== '') return value;
+  }
+  return undefined;
 }
 
 /** A scope as a full URL: `compute` → `https://www.googleapis.com/auth/compute`. */

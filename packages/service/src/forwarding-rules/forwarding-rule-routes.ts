@@ -3,7 +3,15 @@ import { requirePermission } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall, type PathTarget, type PermissionRule } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import { onScopeOf, READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from '../http/compute-call.js';
+import {
+  LIST_PARAMETERS,
+  onScopeOf,
+  READ_SCOPES,
+  REGIONAL,
+  regionOf,
+  WRITE_PARAMETERS,
+  WRITE_SCOPES,
+} from '../http/compute-call.js';
 import { JSON_CONTENT_TYPE } from '../http/json-content-type.js';
 import { listPageBytes } from '../http/list-page-bytes.js';
 import { listParams } from '../http/list-params.js';
@@ -11,6 +19,8 @@ import { PageBufferPool } from '../http/page-buffer-pool.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
 import { type ScopeRef, scopedCollectionName, scopedName } from '../names/resource-names.js';
+import { OPERATION } from '../operations/operation-answers.js';
+import { FORWARDING_RULE, FORWARDING_RULE_LIST } from './forwarding-rule-answers.js';
 import { ruleJsonBytes } from './forwarding-rule-collection.js';
 import type { SetLabelsRequestName } from './forwarding-rule-update.js';
 import { type ForwardingRules, ruleNotFound } from './forwarding-rules.js';
@@ -113,7 +123,12 @@ export function forwardingRuleRoutes(
 
   app.post(
     `${path}/forwardingRules`,
-    apiCall(state, { method: `${resource}.insert`, scopes: WRITE_SCOPES }),
+    apiCall(state, {
+      method: `${resource}.insert`,
+      scopes: WRITE_SCOPES,
+      parameters: WRITE_PARAMETERS,
+      answer: OPERATION,
+    }),
     async (c) => {
       const principal = c.var.caller;
       const where = scope.scopeOf(c);
@@ -154,6 +169,8 @@ export function forwardingRuleRoutes(
       method: `${resource}.list`,
       scopes: READ_SCOPES,
       permission: onScopeOf(scope.scopeOf, `${resource}.list`),
+      parameters: LIST_PARAMETERS,
+      answer: FORWARDING_RULE_LIST,
     }),
     async (c) => {
       const where = scope.scopeOf(c);
@@ -180,6 +197,7 @@ export function forwardingRuleRoutes(
       scopes: READ_SCOPES,
       permission: onScopedRule(scope, `${resource}.get`),
       target,
+      answer: FORWARDING_RULE,
     }),
     async (c) => c.json(await rules.get(scope.scopeOf(c), c.req.param('name'))),
   );
@@ -191,6 +209,8 @@ export function forwardingRuleRoutes(
       scopes: WRITE_SCOPES,
       permission: onScopedRule(scope, `${resource}.delete`),
       target,
+      parameters: WRITE_PARAMETERS,
+      answer: OPERATION,
     }),
     async (c) => {
       const requestId = requestIdParam(queryParam(c, 'requestId'));

@@ -2,11 +2,20 @@ import type { Context, Hono } from 'hono';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall, type CallEnv } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import { AGGREGATED, onProject, READ_SCOPES, WRITE_SCOPES } from '../http/compute-call.js';
+import {
+  AGGREGATED,
+  AGGREGATED_LIST_PARAMETERS,
+  onProject,
+  READ_SCOPES,
+  WRITE_PARAMETERS,
+  WRITE_SCOPES,
+} from '../http/compute-call.js';
 import { listParams } from '../http/list-params.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
+import { OPERATION } from '../operations/operation-answers.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
+import { FORWARDING_RULE_AGGREGATED_LIST } from './forwarding-rule-answers.js';
 import {
   onScopedRule,
   REGIONAL_RULES,
@@ -39,6 +48,8 @@ export function forwardingRuleUpdateRoutes(
     scopes: WRITE_SCOPES,
     permission: onScopedRule(scope, `${resource}.setLabels`),
     target,
+    parameters: WRITE_PARAMETERS,
+    answer: OPERATION,
   });
   app.post(`${path}/forwardingRules/:name/setLabels`, setLabels, async (c) => {
     const { principal, where, name } = ruleCall(c);
@@ -60,6 +71,8 @@ export function forwardingRuleUpdateRoutes(
     scopes: WRITE_SCOPES,
     permission: onScopedRule(scope, `${resource}.update`),
     target,
+    parameters: WRITE_PARAMETERS,
+    answer: OPERATION,
   });
   app.post(`${path}/forwardingRules/:name/setTarget`, setTarget, async (c) => {
     const { principal, where, name } = ruleCall(c);
@@ -91,6 +104,8 @@ export function forwardingRuleUpdateRoutes(
     scopes: WRITE_SCOPES,
     permission: onScopedRule(scope, `${resource}.update`),
     target,
+    parameters: WRITE_PARAMETERS,
+    answer: OPERATION,
   });
   app.patch(`${path}/forwardingRules/:name`, patch, async (c) => {
     const { principal, where, name } = ruleCall(c);
@@ -126,6 +141,8 @@ export function aggregatedRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
     method: 'compute.forwardingRules.aggregatedList',
     scopes: READ_SCOPES,
     permission: onProject('compute.forwardingRules.list'),
+    parameters: AGGREGATED_LIST_PARAMETERS,
+    answer: FORWARDING_RULE_AGGREGATED_LIST,
   });
   app.get(`${AGGREGATED}/forwardingRules`, aggregatedList, async (c) => {
     const project = c.req.param('project');

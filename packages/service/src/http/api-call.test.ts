@@ -1,3 +1,4 @@
+import { t } from '@listkit/query';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { type AuthConfig, authenticate } from '../auth/auth.js';
@@ -46,6 +47,8 @@ function app(faults = new Faults()) {
             resource: `projects/${c.req.param('project')}/things/${c.req.param('name')}`,
           }),
         },
+        parameters: ['filter'],
+        answer: t.message({ caller: t.string(), method: t.string() }),
       },
     ),
     (c) => c.json({ caller: c.var.caller.identity, method: c.get('apiMethod') }),
@@ -124,5 +127,33 @@ describe('apiCall', () => {
     expect(res.json.error?.message).toBe(
       'The requested URL /p/p/things/a%00b was not found on this server.',
     );
+  });
+
+  it('answers only the fields selected, checked before the handler runs', async () => {
+    const { get } = app();
+    expect(await get('/p/p/things/a?fields=caller', 'reader')).toEqual({
+      status: 200,
+      json: { caller: 'reader@example.com' },
+    });
+    expect((await get('/p/p/things/a?$fields=method', 'reader')).json).toEqual({
+      method: 'things.get',
+    });
+    const bad = await get('/p/p/things/a?fields=calller', 'reader');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error?.message).toBe(
+      "Invalid field selection 'calller': unknown field 'calller'; did you mean 'caller'? (1:1)",
+    );
+  });
+
+  it('refuses a parameter the method does not have, and accepts the system parameters', async () => {
+    const { get } = app();
+    const res = await get('/p/p/things/a?skip=2', 'reader');
+    expect(res.status).toBe(400);
+    expect(res.json.error?.message).toBe(
+      'Invalid JSON payload received. Unknown name "skip": Cannot bind query parameter. Field \'skip\' could not be found in request message.',
+    );
+    const system =
+      'alt=json&$alt=json&prettyPrint=false&$prettyPrint=true&quotaUser=q&$quotaUser=q&key=k&$.xgafv=2&userIp=1.2.3.4&uploadType=media&upload_protocol=raw&filter=x';
+    expect((await get(`/p/p/things/a?${system}`, 'reader')).status).toBe(200);
   });
 });

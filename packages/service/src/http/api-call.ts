@@ -1,10 +1,13 @@
+import type { MessageType } from '@listkit/query';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { type Principal, requirePermission, requireScope } from '../auth/auth.js';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { ApiError } from './api-error.js';
+import { projectAnswer, responseMask } from './partial-response.js';
 import { checkQueryText, isAcceptedText } from './request-text.js';
 import { requestUrl } from './request-url.js';
+import { checkQueryParameters } from './system-parameters.js';
 
 /** The Hono variables of a route behind {@link apiCall}: the authenticated caller. */
 export type CallEnv = EmulatorEnv & { Variables: { caller: Principal } };
@@ -35,6 +38,13 @@ export interface CallRule {
    * any store is read.
    */
   target?: (c: Context) => PathTarget;
+  /**
+   * The method's own query parameters (its request message's fields other than the path's):
+   * with the system parameters, the only ones accepted; any other is a 400 (`skip` on Compute).
+   */
+  parameters?: readonly string[];
+  /** The type of the method's answer: what a `fields` selection is checked against. */
+  answer: MessageType;
 }
 
 /** A resource a path names (see {@link CallRule.target}). */
@@ -50,14 +60,16 @@ export interface PathTarget {
  * request log, apply injected faults, authenticate (401), check the scope (403) and, when the
  * path names the resource, the permission (403); then the caller's text, before any store is
  * touched (`request-text.ts`): a query parameter holding U+0000 or an unpaired surrogate is 400
- * naming it, a resource named so in the path is not found. The handler reads the caller from
- * `c.var.caller`.
+ * naming it, a resource named so in the path is not found; the query's parameters, each a system
+ * parameter or one of the method's (`system-parameters.ts`), and a `fields` selection checked
+ * against the method's answer, which is then projected (`partial-response.ts`). The handler
+ * reads the caller from `c.var.caller`.
  *
  * @example
  * ```ts
  * app.get(
  *   '/compute/v1/projects/:project/regions/:region/forwardingRules/:name',
- *   apiCall(state, { method: 'compute.forwardingRules.get', scopes: READ_SCOPES }),
+ *   apiCall(state, { method: 'compute.forwardingRules.get', scopes: READ_SCOPES, answer: FORWARDING_RULE }),
  *   (c) => c.json({ caller: c.var.caller.identity }),
  * );
  * ```
@@ -74,6 +86,8 @@ export function apiCall(state: Pick<EmulatorState, 'faults' | 'authenticate'>, r
       requirePermission(caller, project, rule.permission.name, resource);
     }
     checkQueryText(c);
+    checkQueryParameters(c, rule.parameters ?? []);
+    const mask = responseMask(c, rule.answer);
     // Every name of the path (a route without a declared target too, should one be added).
     const target = rule.target?.(c);
     const names = [
@@ -83,6 +97,7 @@ export function apiCall(state: Pick<EmulatorState, 'faults' | 'authenticate'>, r
     if (!names.every(isAcceptedText)) throw target ? target.missing() : urlNotFound(c);
     c.set('caller', caller);
     await next();
+    if (mask) await projectAnswer(c, mask);
   });
 }
 

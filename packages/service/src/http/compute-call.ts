@@ -62,3 +62,22 @@ export function onScopeOf(scopeOf: (c: Context) => ScopeRef, name: string): Perm
     },
   };
 }
+
+/** The query parameters of Compute Engine's list methods (the request message's fields). */
+export const LIST_PARAMETERS = [
+  'filter',
+  'maxResults',
+  'orderBy',
+  'pageToken',
+  'returnPartialSuccess',
+] as const;
+
+/** The query parameters of an aggregated list: a list's, and which scopes to include. */
+export const AGGREGATED_LIST_PARAMETERS = [
+  ...LIST_PARAMETERS,
+  'includeAllScopes',
+  'serviceProjectNumber',
+] as const;
+
+/** The query parameter of Compute Engine's methods that change a resource. */
+export const WRITE_PARAMETERS = ['requestId'] as const;

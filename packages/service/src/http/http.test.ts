@@ -96,13 +96,47 @@ describe('query strings', () => {
     );
   });
 
-  it('ignores unknown parameters', async () => {
+  it('accepts the system parameters and refuses a parameter the method has not (skip too)', async () => {
     const emulator = await createEmulator({ seed: seedOf(3) });
-    const res = await list(emulator, '?alt=json&prettyPrint=false&fields=items(name)&zzz=1');
+    const res = await list(
+      emulator,
+      '?alt=json&prettyPrint=false&$prettyPrint=True&quotaUser=q&key=k&$.xgafv=2&userIp=1.2.3.4&fields=items(name)',
+    );
     expect(res.status).toBe(200);
-    expect(itemNames(res.json)).toEqual(['fr-0000', 'fr-0001', 'fr-0002']);
+    expect(res.json).toEqual({
+      items: [{ name: 'fr-0000' }, { name: 'fr-0001' }, { name: 'fr-0002' }],
+    });
+    for (const query of [
+      '?zzz=1',
+      '?skip=2',
+      '?skip=-1',
+      '?requestId=x',
+      '?includeAllScopes=true',
+    ]) {
+      const refused = await list(emulator, query);
+      const name = query.slice(1).split('=')[0];
+      expect(refused.status).toBe(400);
+      expect(refused.json.error.message).toBe(
+        `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`,
+      );
+      expect(refused.json.error.status).toBeUndefined();
+    }
     const created = await insert(emulator, rule('fr-x'), '?unknownParam=1&alt=json');
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(400);
+    expect((await list(emulator)).json.items).toHaveLength(3); // nothing was created
+  });
+
+  it.each([
+    ['alt=proto', 'alt'],
+    ['$alt=media', '$alt'],
+    ['$.xgafv=3', '$.xgafv'],
+    ['prettyPrint=yes', 'prettyPrint'],
+    ['callback=f', 'callback'],
+  ])('refuses the system parameter %s (400 naming it)', async (query, name) => {
+    const emulator = await createEmulator({ seed: seedOf(1) });
+    const res = await list(emulator, `?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.json.error.errors[0].location ?? name).toBe(name);
   });
 
   it('keeps the first of repeated parameters', async () => {

@@ -59,7 +59,8 @@ export function listErrorToApiError(error: ListkitError, params: ListInputsAsWri
     case 'pageSize':
       return invalid(PAGE_SIZE_PARAMETER, `. ${error.message}`);
     default:
-      // A parent or a resource value: the emulator's list calls pass neither.
+      // A parent, a resource value, a field mask or a skip: Compute's list engine raises none
+      // of these, and the emulator's list calls pass none.
       return invalid(error.input, `. ${error.message}`);
   }
 }

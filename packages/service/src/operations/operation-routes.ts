@@ -3,9 +3,17 @@ import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import type { PathTarget } from '../http/api-call.js';
 import { apiCall } from '../http/api-call.js';
 import { readJsonBody } from '../http/body.js';
-import { onScopeOf, READ_SCOPES, REGIONAL, regionOf, WRITE_SCOPES } from '../http/compute-call.js';
+import {
+  LIST_PARAMETERS,
+  onScopeOf,
+  READ_SCOPES,
+  REGIONAL,
+  regionOf,
+  WRITE_SCOPES,
+} from '../http/compute-call.js';
 import { listAnswer, listParams } from '../http/list-params.js';
 import { type ScopeRef, scopedCollectionName } from '../names/resource-names.js';
+import { DELETED_OPERATION, OPERATION, OPERATION_LIST } from './operation-answers.js';
 import { operationNotFound } from './operations.js';
 
 /**
@@ -61,6 +69,7 @@ export function operationRoutes(
       scopes: READ_SCOPES,
       permission: onScope(`${resource}.get`),
       target,
+      answer: OPERATION,
     }),
     async (c) => {
       // Hono answers HEAD with this GET handler; a HEAD reads nothing, so it is no poll.
@@ -77,6 +86,7 @@ export function operationRoutes(
       scopes: READ_SCOPES,
       permission: onScope(`${resource}.get`),
       target,
+      answer: OPERATION,
     }),
     async (c) => {
       await readJsonBody(c.req.raw, '', state.bodyLimit); // the Node client sends the two bytes ""
@@ -91,6 +101,7 @@ export function operationRoutes(
       scopes: WRITE_SCOPES,
       permission: onScope(`${resource}.delete`),
       target,
+      answer: DELETED_OPERATION,
     }),
     async (c) => {
       await state.operations.delete(scopeOf(c), c.req.param('operation'));
@@ -104,6 +115,8 @@ export function operationRoutes(
       method: `${resource}.list`,
       scopes: READ_SCOPES,
       permission: onScope(`${resource}.list`),
+      parameters: LIST_PARAMETERS,
+      answer: OPERATION_LIST,
     }),
     async (c) => {
       const where = scopeOf(c);

@@ -3,9 +3,11 @@ import { createMiddleware } from 'hono/factory';
 import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall, type PathTarget } from '../http/api-call.js';
 import { ApiError } from '../http/api-error.js';
+import { EMPTY_ANSWER } from '../http/partial-response.js';
 import { booleanParam, queryParam } from '../http/query.js';
 import { requestUrl } from '../http/request-url.js';
 import { orderResource } from './order.js';
+import { ORDER } from './order-answers.js';
 import { orderNotFound } from './orders.js';
 
 /** The scope of Android Publisher, and the spec's `{scope_prefix}/publisher` alias. */
@@ -26,11 +28,14 @@ export function publisherRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
     method: 'androidpublisher.orders.refund',
     scopes: SCOPES,
     target: orderPathTarget,
+    parameters: ['revoke'],
+    answer: EMPTY_ANSWER,
   });
   const get = apiCall(state, {
     method: 'androidpublisher.orders.get',
     scopes: SCOPES,
     target: orderPathTarget,
+    answer: ORDER,
   });
   for (const root of ROOTS) {
     const orders = `${root}/applications/:packageName/orders/*`;
