@@ -121,11 +121,11 @@ beforeAll(async () => {
   mkdirSync(home);
   // Bare imports left outside the bundles resolve from the repository's dependencies.
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'), 'dir');
-  // The PGlite store starts its worker thread from a file beside the module that starts it.
-  copyFileSync(
-    join(root, 'packages/service/src/db/pglite-worker.js'),
-    join(work, 'pglite-worker.js'),
-  );
+  // The PGlite store starts its worker thread, and the process that creates a new database, from
+  // files beside the module that starts them.
+  for (const started of ['pglite-worker.js', 'pglite-create.js']) {
+    copyFileSync(join(root, 'packages/service/src/db', started), join(work, started));
+  }
   if (examples.some((e) => e.lang === 'sh')) {
     await bundleFromSources(join(root, 'packages/cli/src/cli.ts'), join(work, 'listkit.mjs'));
     const listkit = join(bin, 'listkit');

@@ -11,6 +11,7 @@ import { forwardingRuleSchema, sampleForwardingRules } from '@listkit/service';
 import { parse as celParse } from '@marcbachmann/cel-js';
 import { RE2 } from 're2-wasm';
 import { RE2JS } from 're2js';
+import { FILTERS, PATTERNS, regexFilter } from './ratio-cases.mjs';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
@@ -111,40 +112,7 @@ function table(headers, rows) {
 // ---------------------------------------------------------------------------------------------
 // The filters
 
-const CUTOFF = Date.parse('2025-06-01T00:00:00Z');
-
-/** AIP-160 filters with their CEL and hand-written JavaScript equivalents. */
-const FILTERS = [
-  {
-    aip: 'loadBalancingScheme = EXTERNAL AND labels.env = "prod"',
-    cel: 'r.loadBalancingScheme == "EXTERNAL" && r.labels.env == "prod"',
-    js: (r) => r.loadBalancingScheme === 'EXTERNAL' && r.labels?.env === 'prod',
-  },
-  {
-    aip: 'name = web-* OR name = api-*',
-    cel: 'r.name.startsWith("web-") || r.name.startsWith("api-")',
-    js: (r) => r.name.startsWith('web-') || r.name.startsWith('api-'),
-  },
-  {
-    aip: 'creationTimestamp > 2025-06-01T00:00:00Z',
-    cel: 'timestamp(r.creationTimestamp) > timestamp("2025-06-01T00:00:00Z")',
-    js: (r) => Date.parse(r.creationTimestamp) > CUTOFF,
-  },
-  {
-    aip: 'IPProtocol = TCP AND NOT labels:team',
-    cel: 'r.IPProtocol == "TCP" && !("team" in r.labels)',
-    js: (r) => r.IPProtocol === 'TCP' && !(r.labels && Object.hasOwn(r.labels, 'team')),
-  },
-];
-
-/** RE2 patterns for Compute Engine regex-style filters (`name eq "…"`). */
-const PATTERNS = [
-  { pattern: 'web-.*', note: 'literal fast path (prefix): no engine call' },
-  { pattern: 'web-.*-us-central1-.*', note: 'engine' },
-  { pattern: '(web|api)-[a-z]+-us-.*-0[0-9]+', note: 'engine' },
-];
-
-const regexFilter = (pattern) => `name eq "${pattern}"`;
+// FILTERS, PATTERNS and regexFilter: ratio-cases.mjs (bench:check times the same rows).
 
 // ---------------------------------------------------------------------------------------------
 // Setup

@@ -46,8 +46,8 @@ export async function bundleFromSources(entry: string, outfile: string): Promise
 /**
  * Bundles `entry` (a path from the checkout's root) into a directory of its own under the
  * service package's node_modules, so PGlite and pg resolve from the service's dependencies.
- * The PGlite worker thread is a file of its own, loaded from beside the module that starts it,
- * so it is copied there too. `dispose` removes the directory.
+ * The PGlite worker thread and the process that creates a database are files of their own, loaded
+ * from beside the module that starts them, so they are copied there too. `dispose` removes the directory.
  */
 export async function bundleServiceModule(
   entry: string,
@@ -59,10 +59,9 @@ export async function bundleServiceModule(
   );
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name}.mjs`);
-  copyFileSync(
-    join(root, 'packages/service/src/db/pglite-worker.js'),
-    join(dir, 'pglite-worker.js'),
-  );
+  for (const started of ['pglite-worker.js', 'pglite-create.js']) {
+    copyFileSync(join(root, 'packages/service/src/db', started), join(dir, started));
+  }
   await bundleFromSources(join(root, entry), file);
   return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { StatementTimeoutError } from './statement-timeout.js';
 
@@ -13,6 +17,9 @@ type Waiter = { resolve: (reply: Reply) => void; reject: (error: Error) => void 
 // Resolved next to this module: src/db/ when running from the sources, dist/ once built
 // (tsup emits the worker as dist/pglite-worker.js beside the chunks that start it).
 const WORKER_URL = new URL('./pglite-worker.js', import.meta.url);
+const CREATE_PATH = fileURLToPath(new URL('./pglite-create.js', import.meta.url));
+/** How long creating a database may take (a few seconds; minutes on a loaded 2-core machine). */
+const CREATE_TIMEOUT_MS = 300_000;
 
 /**
  * One worker thread that owns a PGlite database (pglite-worker.js), and the statements sent to it.
@@ -49,8 +56,13 @@ export class PgliteThread {
     worker.on('exit', (code) => this.#stop(new Error(`the PGlite thread exited (code ${code})`)));
   }
 
-  /** Starts a thread and opens the database in `dataDir`; rejects with PGlite's reason if it cannot. */
-  static start(dataDir: string): Promise<PgliteThread> {
+  /**
+   * Starts a thread and opens the database in `dataDir`; rejects with PGlite's reason if it cannot.
+   * A directory without a database gets one first, from a process of its own (pglite-create.js):
+   * PGlite's initdb leaves ~500 MB that only the end of a process gives back.
+   */
+  static async start(dataDir: string): Promise<PgliteThread> {
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) await createDatabase(dataDir);
     const worker = new Worker(WORKER_URL, { workerData: { dataDir } });
     return new Promise((resolve, reject) => {
       const failed = (error: Error) => {
@@ -141,4 +153,20 @@ export class PgliteThread {
     for (const waiter of this.#waiting.values()) waiter.reject(this.#stopped);
     this.#waiting.clear();
   }
+}
+
+/** Creates the database in `dataDir` in a process that exits once it has; rejects with why not. */
+function createDatabase(dataDir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const options = { timeout: CREATE_TIMEOUT_MS };
+    execFile(process.execPath, [CREATE_PATH, dataDir], options, (error, _stdout, stderr) => {
+      if (!error) resolve();
+      else
+        reject(
+          new Error(
+            `PGlite could not create a database in ${dataDir}: ${stderr.trim() || error.message}`,
+          ),
+        );
+    });
+  });
 }

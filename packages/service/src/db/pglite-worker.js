@@ -20,9 +20,24 @@ import { PGlite } from '@electric-sql/pglite';
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.js runs as a worker thread');
 
+/**
+ * PostgreSQL's memory settings for one connection in one process. PGlite keeps PostgreSQL's
+ * defaults, sized for a server of 100 connections: 128 MB of shared buffers, allocated and
+ * written at start (the WebAssembly heap grew to 188 MB before a query ran). An emulator's tables
+ * are read through files the operating system caches, so 16 MB of buffers hold a page's working
+ * set; BENCHMARKS.md "Start-up memory" has the figures.
+ */
+const START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=16MB',
+  '-c',
+  'max_connections=5',
+];
+
 /** @type {{ dataDir: string }} */
 const { dataDir } = workerData;
-const db = await PGlite.create(dataDir);
+const db = await PGlite.create(dataDir, { startParams: START_PARAMS });
 
 /**
  * The fields of a database error the store reads (`code` above all), as plain data: an Error's
