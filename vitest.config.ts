@@ -6,6 +6,9 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // Tests run against the TypeScript sources, so `pnpm test` needs no build; CI builds separately.
 const aliases = (service: string) => [
   { find: /^@listkit\/query\/sql$/, replacement: src('./packages/query/src/sql.ts') },
+  { find: /^@listkit\/query\/kysely$/, replacement: src('./packages/query/src/kysely.ts') },
+  { find: /^@listkit\/query\/drizzle$/, replacement: src('./packages/query/src/drizzle.ts') },
+  { find: /^@listkit\/query\/typeorm$/, replacement: src('./packages/query/src/typeorm.ts') },
   { find: /^@listkit\/query\/proto$/, replacement: src('./packages/query/src/proto.ts') },
   {
     find: /^@listkit\/query\/list-method$/,

@@ -10,6 +10,9 @@ export default defineConfig({
     sql: 'src/sql.ts',
     // kysely (an optional peer) only for those who import it.
     kysely: 'src/kysely.ts',
+    // drizzle-orm (an optional peer) only for those who import it; typeorm only as types.
+    drizzle: 'src/drizzle.ts',
+    typeorm: 'src/typeorm.ts',
     // protobufjs only for those who import it.
     proto: 'src/proto.ts',
     'list-method': 'src/list-method.ts',

@@ -57,6 +57,7 @@ beforeAll(async () => {
     run: () => Promise.reject(new Error('unused')),
     runOneQuery: () => Promise.reject(new Error('unused')),
     close: () => client.close(),
+    driver: client,
   };
   for (const ddl of DDL) await raw.exec(ddl);
 }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine

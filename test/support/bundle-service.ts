@@ -11,6 +11,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Every `@listkit/*` entry, by its source file (subpaths before their package). */
 const SOURCE_ALIASES = {
   '@listkit/query/sql': join(root, 'packages/query/src/sql.ts'),
+  '@listkit/query/kysely': join(root, 'packages/query/src/kysely.ts'),
+  '@listkit/query/drizzle': join(root, 'packages/query/src/drizzle.ts'),
+  '@listkit/query/typeorm': join(root, 'packages/query/src/typeorm.ts'),
   '@listkit/query/proto': join(root, 'packages/query/src/proto.ts'),
   '@listkit/query/list-method': join(root, 'packages/query/src/list-method.ts'),
   '@listkit/query/re2-wasm': join(root, 'packages/query/src/re2-wasm.ts'),

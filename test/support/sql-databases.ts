@@ -23,6 +23,8 @@ export interface TestDatabase {
   /** The same as one simple query (`simpleQueryText`): one message, one implicit transaction. */
   runOneQuery: SqlRunner;
   close(): Promise<void>;
+  /** The driver's own object (a PGlite, a pg.Client, a better-sqlite3 Database), for query builders. */
+  readonly driver: unknown;
 }
 
 export async function openPglite(): Promise<TestDatabase> {
@@ -49,6 +51,7 @@ export async function openPglite(): Promise<TestDatabase> {
         unknown
       >[],
     close: () => db.close(),
+    driver: db,
   };
 }
 
@@ -110,6 +113,7 @@ export async function openPostgres(): Promise<TestDatabase> {
         return (Array.isArray(results) ? results.at(-1)! : results).rows;
       }),
     close: () => client.end(),
+    driver: client,
   };
 }
 
@@ -118,8 +122,9 @@ export async function openPostgres(): Promise<TestDatabase> {
  * databases' do (written as SQLite's `?` by the dialect); a page is one transaction, so
  * `runOneQuery` is `run`.
  */
-export async function openSqlite(): Promise<TestDatabase> {
-  const db = new Database(':memory:');
+export async function openSqlite(
+  db: Database.Database = new Database(':memory:'),
+): Promise<TestDatabase> {
   const dialect = sqlDialect('sqlite');
   const run = sqliteRunner(db);
   return {
@@ -142,5 +147,6 @@ export async function openSqlite(): Promise<TestDatabase> {
     close: async () => {
       db.close();
     },
+    driver: db,
   };
 }

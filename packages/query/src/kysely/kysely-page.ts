@@ -89,7 +89,8 @@ export interface KyselyPage {
  * ```
  */
 export function kyselyPage(plan: SqlListPlan<unknown>): KyselyPage {
-  const { parts, params } = plan;
+  const { parts } = plan;
+  const { params } = parts;
   return {
     columns: parts.columns.map(([expression, alias]) => sql.raw(expression).as(alias)),
     where: parts.where === undefined ? sql<SqlBool>`TRUE` : kyselySql<SqlBool>(parts.where, params),

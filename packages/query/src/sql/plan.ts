@@ -90,12 +90,18 @@ export interface SqlListPlan<T = unknown> extends SqlStatement {
   /**
    * The statement's clauses, for query builders that assemble their own statement (the
    * `@listkit/query/kysely` adapter): `columns` as `[expression, alias]` pairs, `where` (if
-   * any) and `orderBy` as SQL text whose `$n` placeholders are {@link params}' values.
+   * any) and `orderBy` as SQL text whose `$n` placeholders are `params`' values.
    */
   readonly parts: {
     readonly columns: readonly (readonly [expression: string, alias: string])[];
     readonly where?: string;
     readonly orderBy: string;
+    /**
+     * The values the parts' `$n` number, as the engine stores them. The same as {@link params}
+     * where the engine writes `$n` (PostgreSQL); where it writes `?` (SQLite) {@link params}
+     * follow the placeholders of the finished text instead, repeats included.
+     */
+    readonly params: readonly (string | null)[];
   };
   /** What the database could not decide, tested on each returned resource. */
   readonly residual?: (resource: T) => boolean;
@@ -180,7 +186,7 @@ export function planListQuery<T>(
     limit,
     pageSize: query.pageSize,
     exact: filter.exact,
-    parts: { columns, where, orderBy },
+    parts: { columns, where, orderBy, params: params.values },
     inexact: [
       ...table.inexact.filter((c) => [...used].some((u) => u.name === c.column)),
       ...leftToResidual,

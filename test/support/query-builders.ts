@@ -1,0 +1,150 @@
+// Each query builder's SqlRunner over a test database (test/support/sql-databases.ts), written as
+// a builder's user writes it: the page's clauses added to the builder's own select from the table.
+// One builder client per database (created on first use, closed by closeBuilders).
+import type { PGlite } from '@electric-sql/pglite';
+import { drizzlePage, drizzleSql } from '@listkit/query/drizzle';
+import { kyselyPage, kyselySql } from '@listkit/query/kysely';
+import type { SqlRunner, SqlTable } from '@listkit/query/sql';
+import { typeormPage } from '@listkit/query/typeorm';
+import type BetterSqlite3 from 'better-sqlite3';
+import { sql as drizzleRaw } from 'drizzle-orm';
+import { type BetterSQLite3Database, drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { KyselyPGlite } from 'kysely-pglite';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { openPostgres, openSqlite, type TestDatabase } from './sql-databases.js';
+import type { RunnerOf } from './sql-properties.js';
+
+const closers: (() => Promise<unknown>)[] = [];
+
+/** Closes every builder client the runners opened. */
+export async function closeBuilders(): Promise<void> {
+  for (const close of closers.splice(0)) await close();
+}
+
+/** A runner per database, made once. */
+function perDatabase<C>(
+  make: (db: TestDatabase) => C,
+  runner: (client: C, table: SqlTable) => SqlRunner,
+): RunnerOf {
+  const clients = new WeakMap<TestDatabase, C>();
+  return (db, table) => {
+    let client = clients.get(db);
+    if (client === undefined) {
+      client = make(db);
+      clients.set(db, client);
+    }
+    return runner(client, table);
+  };
+}
+
+/** The table's name as builders take it (the tests' names need no quotes). */
+const bare = (table: SqlTable) => table.name.slice(1, -1);
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests' tables are not declared to Kysely
+type AnyKysely = Kysely<any>;
+
+export const kyselyRunner: RunnerOf = perDatabase(
+  (db): AnyKysely => {
+    const dialect =
+      db.dialect === 'sqlite'
+        ? new SqliteDialect({ database: db.driver as BetterSqlite3.Database })
+        : db.name === 'PGlite'
+          ? new KyselyPGlite(db.driver as PGlite).dialect
+          : new PostgresDialect({
+              pool: new pg.Pool({ connectionString: process.env.LISTKIT_PG_URL, max: 1 }),
+            });
+    const kysely: AnyKysely = new Kysely({ dialect });
+    // PGlite and better-sqlite3 belong to the test database, which closes them.
+    if (dialect instanceof PostgresDialect) closers.push(() => kysely.destroy());
+    return kysely;
+  },
+  (db, table) => (statements, plan) =>
+    db.transaction().execute(async (tx) => {
+      for (const s of statements.slice(0, -1))
+        await sql`${kyselySql(s.text, s.params)}`.execute(tx);
+      const page = kyselyPage(plan!);
+      return tx
+        .selectFrom(bare(table))
+        .select(page.columns)
+        .where(page.where)
+        .orderBy(page.orderBy)
+        .limit(page.limit)
+        .execute();
+    }),
+);
+
+type DrizzleClient =
+  | { readonly sqlite: BetterSQLite3Database }
+  | { readonly pg: PgDatabase<PgQueryResultHKT> };
+
+export const drizzleRunner: RunnerOf = perDatabase(
+  (db): DrizzleClient =>
+    db.dialect === 'sqlite'
+      ? { sqlite: drizzleSqlite({ client: db.driver as BetterSqlite3.Database }) }
+      : {
+          pg:
+            db.name === 'PGlite'
+              ? drizzlePglite({ client: db.driver as PGlite })
+              : drizzlePg({ client: db.driver as pg.Client }),
+        },
+  (client, table) => async (statements, plan) => {
+    const page = drizzlePage(plan!);
+    const from = drizzleRaw.raw(table.name);
+    if ('sqlite' in client) {
+      // SQLite has no settings statement: the page is one statement, which needs no transaction.
+      return client.sqlite
+        .select(page.columns)
+        .from(from)
+        .where(page.where)
+        .orderBy(page.orderBy)
+        .limit(page.limit);
+    }
+    return client.pg.transaction(async (tx) => {
+      for (const s of statements.slice(0, -1)) await tx.execute(drizzleSql(s.text, s.params));
+      return tx
+        .select(page.columns)
+        .from(from)
+        .where(page.where)
+        .orderBy(page.orderBy)
+        .limit(page.limit);
+    });
+  },
+);
+
+/**
+ * TypeORM on an engine: `open` starts its DataSource (a PostgreSQL pool, or a better-sqlite3
+ * database, which the test database then uses so that both see the same rows) and opens the test
+ * database; `runner` builds each page with a query builder of that DataSource.
+ */
+export function typeormOn(engine: 'postgres' | 'sqlite'): {
+  open: () => Promise<TestDatabase>;
+  runner: RunnerOf;
+} {
+  let source: DataSource | undefined;
+  const open = async () => {
+    source =
+      engine === 'sqlite'
+        ? new DataSource({ type: 'better-sqlite3', database: ':memory:' })
+        : new DataSource({ type: 'postgres', url: process.env.LISTKIT_PG_URL, poolSize: 1 });
+    await source.initialize();
+    const opened = source;
+    closers.push(() => (opened.isInitialized ? opened.destroy() : Promise.resolve()));
+    if (engine === 'postgres') return openPostgres();
+    const driver = opened.driver as unknown as { databaseConnection: BetterSqlite3.Database };
+    const db = await openSqlite(driver.databaseConnection);
+    // TypeORM closes the connection it opened.
+    return { ...db, close: async () => undefined };
+  };
+  const runner: RunnerOf = (_db, table) => (statements, plan) =>
+    source!.transaction(async (manager) => {
+      for (const s of statements.slice(0, -1)) await manager.query(s.text, [...s.params]);
+      const qb = manager.createQueryBuilder().from(bare(table), bare(table));
+      return typeormPage(qb, plan!).getRawMany();
+    });
+  return { open, runner };
+}
