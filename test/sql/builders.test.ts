@@ -2,7 +2,11 @@
 // differential properties as listFromSql with a bare runner (test/support/sql-properties.ts):
 // every page equal to the in-memory Collection's, short pages under a scan budget of 1, and page
 // tokens passed between the builder and a Collection both ways; on each engine each supports.
-import { afterAll, describe } from 'vitest';
+import { drizzleSql } from '@listkit/query/drizzle';
+import { typeormSql } from '@listkit/query/typeorm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { closeBuilders, drizzleRunner, kyselyRunner, typeormOn } from '../support/query-builders.js';
 import {
   openPglite,
@@ -15,6 +19,33 @@ import { differential, RUNS } from '../support/sql-properties.js';
 // A third of the runs of the bare runners' properties: the same generators, three builders.
 const runs = Math.ceil(RUNS / 3);
 afterAll(closeBuilders);
+
+describe('builder fragments', () => {
+  const text = `"a$1" = $2::text AND b = '$1''$2' AND c = $1::bigint`;
+
+  it("Drizzle: $n become the dialect's parameters; quoted text stays", () => {
+    expect(new PgDialect().sqlToQuery(drizzleSql(text, ['7', 'x']))).toEqual({
+      sql: `"a$1" = $1::text AND b = '$1''$2' AND c = $2::bigint`,
+      params: ['x', '7'],
+      typings: ['none', 'none'],
+    });
+    expect(new SQLiteSyncDialect().sqlToQuery(drizzleSql(text, ['7', 'x'])).sql).toBe(
+      `"a$1" = ?::text AND b = '$1''$2' AND c = ?::bigint`,
+    );
+    expect(() => drizzleSql('x = $3', ['a'])).toThrow('placeholder $3 has no parameter');
+  });
+
+  it('TypeORM: parameters are named anew on every call', () => {
+    const [first, firstParams] = typeormSql(text, ['7', 'x']);
+    const [second, secondParams] = typeormSql(text, ['7', 'x']);
+    expect(first).toMatch(
+      /^"a\$1" = :listkit_\d+_1::text AND b = '\$1''\$2' AND c = :listkit_\d+_2::bigint$/,
+    );
+    expect(Object.values(firstParams)).toEqual(['x', '7']);
+    expect(Object.keys(secondParams).some((name) => name in firstParams)).toBe(false);
+    expect(second).not.toBe(first);
+  });
+});
 
 describe('Kysely on PGlite', () => differential(openPglite, runs, 'postgres', kyselyRunner));
 describe('Kysely on SQLite', () => differential(openSqlite, runs, 'sqlite', kyselyRunner));
