@@ -83,18 +83,23 @@ async function compare(name, table, runners) {
   console.log(`${name}: ${cells.join('; ')}`);
 }
 
+const kyselySelect = (db, tableName, page) =>
+  db
+    .selectFrom(tableName)
+    .select(page.columns)
+    .where(page.where)
+    .orderBy(page.orderBy)
+    .limit(page.limit)
+    .execute();
+// One statement (SQLite) is one snapshot: no transaction, as the bare runner's own is free.
 const kyselyRun = (db, tableName) => (statements, plan) =>
-  db.transaction().execute(async (tx) => {
-    for (const s of statements.slice(0, -1)) await sql`${kyselySql(s.text, s.params)}`.execute(tx);
-    const page = kyselyPage(plan);
-    return tx
-      .selectFrom(tableName)
-      .select(page.columns)
-      .where(page.where)
-      .orderBy(page.orderBy)
-      .limit(page.limit)
-      .execute();
-  });
+  statements.length === 1
+    ? kyselySelect(db, tableName, kyselyPage(plan))
+    : db.transaction().execute(async (tx) => {
+        for (const s of statements.slice(0, -1))
+          await sql`${kyselySql(s.text, s.params)}`.execute(tx);
+        return kyselySelect(tx, tableName, kyselyPage(plan));
+      });
 const drizzleSelect = (db, table, page) =>
   db
     .select(page.columns)

@@ -36,7 +36,14 @@ export async function bundleFromSources(entry: string, outfile: string): Promise
     format: 'esm',
     target: 'node20',
     outfile,
-    external: ['@electric-sql/pglite', 'pg', 'better-sqlite3', 'typeorm', 'drizzle-orm', 'drizzle-orm/*'],
+    external: [
+      '@electric-sql/pglite',
+      'pg',
+      'better-sqlite3',
+      'typeorm',
+      'drizzle-orm',
+      'drizzle-orm/*',
+    ],
     // CommonJS dependencies (commander, protobufjs) require Node's built-ins.
     banner: {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
