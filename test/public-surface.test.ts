@@ -177,6 +177,15 @@ const SURFACE: Record<string, string[]> = {
   ],
   'packages/query/src/re2-wasm.ts': ['re2WasmEngine'],
   'packages/query/src/kysely.ts': ['KyselyPage', 'kyselyPage', 'kyselySql'],
+  'packages/query/src/drizzle.ts': [
+    'DrizzleListOptions',
+    'DrizzleListTable',
+    'DrizzlePage',
+    'drizzleListTable',
+    'drizzlePage',
+    'drizzleSql',
+  ],
+  'packages/query/src/typeorm.ts': ['typeormPage', 'typeormSql'],
   'packages/query/src/proto.ts': [
     'DescFieldLike',
     'DescMessageLike',
