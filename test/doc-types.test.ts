@@ -44,6 +44,16 @@ function contextOf(file: string): string | undefined {
   return existsSync(path) ? path : undefined;
 }
 
+/**
+ * The one block not checked, and why: Prisma's client is generated at install time (its engines
+ * are downloaded then), which our machines cannot do, so docs/query-builders.md shows Prisma's
+ * `$queryRaw` route on paper and says it is untested (issue 35). It is named here, not marked in
+ * the doc, so that the exception cannot grow unseen; a test below checks it is still there.
+ */
+const UNCHECKED = { file: 'docs/query-builders.md', imports: "from '@prisma/client'" };
+const isUnchecked = (file: string, body: string) =>
+  file === UNCHECKED.file && body.includes(UNCHECKED.imports);
+
 function blocksOf(file: string): Block[] {
   const blocks: Block[] = [];
   const context = contextOf(file);
@@ -56,8 +66,8 @@ function blocksOf(file: string): Block[] {
           open.body.push(text);
           return;
         }
-        if (/^ts( run)?$/.test(open.info)) {
-          const body = open.body.join('\n');
+        const body = open.body.join('\n');
+        if (/^ts( run)?$/.test(open.info) && !isUnchecked(file, body)) {
           // A block without imports or exports is still a module of its own.
           const code = /^\s*(import|export)\s/m.test(body) ? body : `${body}\nexport {};`;
           blocks.push({
@@ -96,8 +106,10 @@ const OPTIONS: ts.CompilerOptions = {
     '@listkit/query/list-method': ['packages/query/src/list-method.ts'],
     '@listkit/query/proto': ['packages/query/src/proto.ts'],
     '@listkit/query/re2-wasm': ['packages/query/src/re2-wasm.ts'],
-    '@listkit/query/sql': ['packages/query/src/sql/index.ts'],
-    '@listkit/query/kysely': ['packages/query/src/kysely/index.ts'],
+    '@listkit/query/sql': ['packages/query/src/sql.ts'],
+    '@listkit/query/kysely': ['packages/query/src/kysely.ts'],
+    '@listkit/query/drizzle': ['packages/query/src/drizzle.ts'],
+    '@listkit/query/typeorm': ['packages/query/src/typeorm.ts'],
     '@listkit/service': ['packages/service/src/index.ts'],
   },
 };
@@ -153,6 +165,11 @@ const blocks = markdownFiles().flatMap(blocksOf);
 describe('every ```ts example in the docs', () => {
   it('is found in the README, the package READMEs and docs/', () => {
     expect(blocks.length).toBeGreaterThan(20);
+  });
+
+  it('leaves out only the Prisma block, which is still in its doc', () => {
+    const text = readFileSync(join(root, UNCHECKED.file), 'utf8');
+    expect(text.split(UNCHECKED.imports).length - 1).toBe(1);
   });
 
   it('type-checks under strict and exactOptionalPropertyTypes', () => {

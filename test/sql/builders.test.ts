@@ -7,7 +7,12 @@ import { typeormSql } from '@listkit/query/typeorm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeBuilders, drizzleRunner, kyselyRunner, typeormOn } from '../support/query-builders.js';
+import {
+  closeBuilders,
+  drizzleRunner,
+  kyselyRunner,
+  typeormOn,
+} from '../support/query-builders.js';
 import {
   openPglite,
   openPostgres,

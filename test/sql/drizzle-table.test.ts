@@ -36,13 +36,13 @@ import {
   rowsArb,
   TABLE,
   walk,
-} from './support/books.js';
+} from '../support/own-table-books.js';
 import {
   openPglite,
   openPostgres,
   postgresSkipReason,
   type TestDatabase,
-} from './support/sql-databases.js';
+} from '../support/sql-databases.js';
 
 // The table as a Drizzle user declares it (the enum in PostgreSQL's order, not the schema's).
 const genre = pgEnum(GENRE_TYPE, ['SCIENCE', 'POETRY', 'FICTION', 'HISTORY']);
