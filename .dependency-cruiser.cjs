@@ -17,8 +17,9 @@
 //   core        core/                    (clock, ids, the domain refusal, Compute's wording)
 //
 // @listkit/query (docs/query-layout.md):
-//   entries     index.ts, sql.ts, kysely.ts, proto.ts, re2-wasm.ts, list-method.ts (re-exports only)
-//   adapters    list-method/ (over list/),  kysely/ (over sql/)
+//   entries     index.ts, sql.ts, kysely.ts, drizzle.ts, typeorm.ts, proto.ts, re2-wasm.ts,
+//               list-method.ts (re-exports only)
+//   adapters    list-method/ (over list/),  kysely/, drizzle/, typeorm/ (query builders, over sql/)
 //   engines     list/ (in memory)  ←  sql/ (PostgreSQL)
 //   paging      page-token/
 //   language    filter/ (regex/ inside)  ←  order-by/, explain/
@@ -45,8 +46,10 @@ const forbid = (name, comment, from, to) => ({
 
 // @listkit/query's floors, bottom up; each may import its own and those below.
 const Q = '^packages/query/src/';
-const Q_ENTRY = `${Q}(index|sql|kysely|proto|re2-wasm|list-method)\\.ts$`;
-const Q_SQL_SIDE = [`${Q}(sql|kysely)/`, `${Q}(sql|kysely)\\.ts$`];
+const Q_ENTRY = `${Q}(index|sql|kysely|drizzle|typeorm|proto|re2-wasm|list-method)\\.ts$`;
+/** The query builders' adapters: Kysely, Drizzle and TypeORM, each over sql/. */
+const Q_BUILDERS = 'kysely|drizzle|typeorm';
+const Q_SQL_SIDE = [`${Q}(sql|${Q_BUILDERS})/`, `${Q}(sql|${Q_BUILDERS})\\.ts$`];
 /** Everything of the query package that is not in `allowed` (folders or root files). */
 const queryOutside = (...allowed) => ({
   path: Q,
@@ -98,21 +101,21 @@ const queryRules = [
   ),
   forbid(
     'query-core-imports-no-sql',
-    'sql/ and kysely/ are only reached through the sql and kysely entries: the core never imports them.',
+    'sql/ and the query builders are only reached through their entries: the core never imports them.',
     { path: Q, pathNot: Q_SQL_SIDE },
-    { path: `${Q}(sql|kysely)/` },
+    { path: `${Q}(sql|${Q_BUILDERS})/` },
   ),
   forbid(
     'query-sql-below-its-adapter',
-    'sql/ plans for PostgreSQL; the Kysely adapter and the list-method glue sit above it.',
+    'sql/ plans for each SQL dialect; the query-builder adapters and the list-method glue sit above it.',
     { path: `${Q}sql/` },
-    { path: `${Q}(kysely|list-method)/` },
+    { path: `${Q}(${Q_BUILDERS}|list-method)/` },
   ),
   forbid(
     'query-list-method-over-list',
     'list-method/ (request in, response and Google errors out) stands on list/, not on SQL.',
     { path: `${Q}list-method/` },
-    { path: `${Q}kysely/` },
+    { path: `${Q}(${Q_BUILDERS})/` },
   ),
   forbid(
     'query-nothing-imports-an-entry',
@@ -122,13 +125,13 @@ const queryRules = [
   ),
   forbid(
     'query-optional-engines-behind-their-entry',
-    'protobufjs, re2-wasm and kysely load only through @listkit/query/proto, /re2-wasm and /kysely, so the main entry stays browser-safe and light.',
-    { path: Q_ENTRY, pathNot: `${Q}(proto|re2-wasm|kysely)\\.ts$` },
+    'protobufjs, re2-wasm and the query builders load only through @listkit/query/proto, /re2-wasm, /kysely, /drizzle and /typeorm, so the main entry stays browser-safe and light.',
+    { path: Q_ENTRY, pathNot: `${Q}(proto|re2-wasm|${Q_BUILDERS})\\.ts$` },
     {
       path: [
         `${Q}schema/sources/proto/(from-protobufjs|schema-from-proto)\\.ts$`,
         `${Q}filter/regex/re2-wasm-engine\\.ts$`,
-        `${Q}kysely/`,
+        `${Q}(${Q_BUILDERS})/`,
       ],
       reachable: true,
     },
