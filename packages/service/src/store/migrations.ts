@@ -134,7 +134,7 @@ WHERE f.parent = v.parent AND f."name" = v."name"`,
   },
   {
     // Version 1 made a request log table that no build wrote to (the log stays in each process:
-    // docs/decisions.md, "Stores"); a database of any earlier version held no row in it.
+    // docs/decisions/0028-stores-memory-by-default-pglite-for-one-process-on-disk.md); a database of any earlier version held no row in it.
     version: 4,
     description: 'drop request_log, which no build wrote to',
     statements: ['DROP TABLE IF EXISTS request_log'],
