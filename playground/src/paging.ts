@@ -22,7 +22,13 @@ export async function buildCollection(
   resources: readonly Resource[],
   schema: ResourceSchema,
 ): Promise<Collection<Resource>> {
-  const collection = new Collection<Resource>(schema, { pageTokens: await pageTokenCodec() });
+  // The data is the person's own, as pasted: a `null` or a value of another type than the
+  // (often inferred) schema says is a thing to see in the results, not a reason for the page to
+  // refuse it, so items are kept as given and read by the filter as the engine reads them.
+  const collection = new Collection<Resource>(schema, {
+    pageTokens: await pageTokenCodec(),
+    validate: false,
+  });
   for (const resource of resources) collection.put(resource);
   return collection;
 }

@@ -129,6 +129,8 @@ export {
   type ResourceSchema,
   type ScalarKind,
   type ScalarType,
+  type ScalarValues,
+  type Simplify,
   t,
 } from './schema/field-type.js';
 export { type InferSchemaOptions, inferSchema } from './schema/sources/infer-schema.js';

@@ -180,8 +180,15 @@ export interface ResourceSchema<T = unknown> {
 
 type Options = FieldOptions;
 
-/** The JSON value of each scalar kind, as resources hold it (proto3 JSON). */
-interface ScalarValues {
+/**
+ * The JSON value of each scalar kind, as resources hold it (proto3 JSON).
+ *
+ * @example
+ * ```ts
+ * const year: ScalarValues['int64'] = '1965'; // or 1965
+ * ```
+ */
+export interface ScalarValues {
   string: string;
   int64: string | number;
   double: number;
@@ -233,7 +240,15 @@ export type ItemOf<F, K> = string extends keyof F
       }
     >;
 
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
+/**
+ * An intersection of object types as one object type, so that editors show an item's fields.
+ *
+ * @example
+ * ```ts
+ * type Book = Simplify<{ name: string } & { year?: string }>; // { name: string; year?: string }
+ * ```
+ */
+export type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /**
  * The resource type a schema describes: what `defineSchema` inferred from its fields, or
