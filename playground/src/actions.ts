@@ -2,6 +2,7 @@
 // `store.view`, and emits the topics whose panels must render again. The only module that
 // writes the state.
 import { explainFilter, parseOrderBy, type SchemaWarning } from '@listkit/query';
+import type { SqlDialectName } from '@listkit/query/sql';
 import { checkKeys, parseData } from './data.js';
 import type { Dataset, Resource } from './datasets/dataset.js';
 import { DATASETS, DEFAULT_DATASET, datasetById } from './datasets/index.js';
@@ -136,6 +137,11 @@ export function createActions(store: Store) {
     setExpectations(expectations: Expectation[]) {
       state.expectations = expectations;
       runExpectations();
+    },
+    /** The SQL panel's dialect; the link keeps it. */
+    setSqlDialect(name: SqlDialectName) {
+      state.sqlDialect = name;
+      store.emit('sql-dialect');
     },
     traceKey(key: string | undefined) {
       view.whyKey = key;

@@ -34,7 +34,7 @@ mountTestsPanel(store, actions);
 mountHistoryPanel(store, actions);
 mountDataPanel(store, actions);
 mountSchemaPanel(store, actions);
-mountSqlPanel(store);
+mountSqlPanel(store, actions);
 mountEmulatorPanel(store);
 mountSharePanel(store);
 

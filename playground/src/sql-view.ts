@@ -1,18 +1,29 @@
-// The SQL panel: the PostgreSQL statement and parameters `@listkit/query/sql` plans for the
-// current list call's first page, over the table layout it derives from the same schema.
+// The SQL panel: the statement and parameters `@listkit/query/sql` plans for the current list
+// call's first page in the chosen dialect, over the table layout it derives from the same schema,
+// and what that dialect leaves to the residual (decided in memory on the rows returned).
 import { parseOrderBy, type ResourceSchema } from '@listkit/query';
-import { planListQuery, type SqlTable, sqlTable } from '@listkit/query/sql';
+import {
+  planListQuery,
+  type SqlDialectName,
+  type SqlListPlan,
+  type SqlTable,
+  sqlTable,
+} from '@listkit/query/sql';
 import { h } from './dom.js';
 import type { Evaluation } from './engine.js';
+import { sqlDialectLabel } from './sql-dialects.js';
 import type { PlaygroundState } from './url-state.js';
 
-let cached: { schema: ResourceSchema; name: string; table: SqlTable } | undefined;
+let cached:
+  | { schema: ResourceSchema; name: string; dialect: SqlDialectName; table: SqlTable }
+  | undefined;
 
 /** The table layout for a schema; `creationTimestamp`, where there is one, is required. */
-function tableFor(schema: ResourceSchema, name: string): SqlTable {
-  if (cached?.schema !== schema || cached.name !== name) {
+function tableFor(schema: ResourceSchema, name: string, dialect: SqlDialectName): SqlTable {
+  if (cached?.schema !== schema || cached.name !== name || cached.dialect !== dialect) {
     const required = Object.hasOwn(schema.fields, 'creationTimestamp') ? ['creationTimestamp'] : [];
-    cached = { schema, name, table: sqlTable(schema, { table: name, required }) };
+    const table = sqlTable(schema, { table: name, required, dialect });
+    cached = { schema, name, dialect, table };
   }
   return cached.table;
 }
@@ -30,7 +41,7 @@ export function renderSql(
   }
   let table: SqlTable;
   try {
-    table = tableFor(schema, tableName);
+    table = tableFor(schema, tableName, state.sqlDialect);
   } catch (error) {
     container.replaceChildren(
       h('p', { class: 'error-text' }, `No table for this schema: ${(error as Error).message}`),
@@ -52,20 +63,50 @@ export function renderSql(
   }
   container.replaceChildren(
     h('pre', { class: 'sql-text' }, h('code', {}, plan.text)),
-    h(
-      'p',
-      {},
-      plan.params.length === 0 ? 'No parameters.' : 'Parameters: ',
-      ...plan.params.map((p, i) =>
-        h('code', { class: 'sql-param' }, `$${i + 1} = ${p === null ? 'NULL' : JSON.stringify(p)}`),
-      ),
-    ),
+    parametersLine(plan),
     h(
       'p',
       { class: 'hint' },
       plan.exact
         ? `The WHERE clause is the whole filter; LIMIT ${plan.limit} is the page size plus one, to see whether a next page exists.`
-        : `Part of the filter is checked on the returned rows (it has no SQL form): up to ${plan.limit} rows are read for one page.`,
+        : `Part of the filter is checked on the returned rows (${sqlDialectLabel(state.sqlDialect)} cannot decide it exactly): up to ${plan.limit} rows are read for one page.`,
+    ),
+    inexactList(plan, state.sqlDialect),
+  );
+}
+
+/**
+ * The parameters as the statement numbers them: `$1` in PostgreSQL; where the engine writes a
+ * bare `?` (SQLite), the n-th `?`, written `?n` as SQLite would number it.
+ */
+function parametersLine(plan: SqlListPlan): HTMLElement {
+  // Every plan has a parameter (its LIMIT), so a `$n` engine's text always holds `$1`.
+  const marker = plan.text.includes('$1') ? '$' : '?';
+  return h(
+    'p',
+    {},
+    plan.params.length === 0 ? 'No parameters.' : 'Parameters: ',
+    ...plan.params.map((p, i) =>
+      h(
+        'code',
+        { class: 'sql-param' },
+        `${marker}${i + 1} = ${p === null ? 'NULL' : JSON.stringify(p)}`,
+      ),
+    ),
+  );
+}
+
+/** What the plan leaves to the residual or keeps exact another way, per field (`plan.inexact`). */
+function inexactList(plan: SqlListPlan, dialect: SqlDialectName): HTMLElement | string {
+  if (plan.inexact.length === 0) return '';
+  return h(
+    'div',
+    { class: 'sql-inexact' },
+    h('p', {}, `Not decided by ${sqlDialectLabel(dialect)} alone:`),
+    h(
+      'ul',
+      {},
+      plan.inexact.map((c) => h('li', {}, h('code', {}, c.path), ` — ${c.reason}`)),
     ),
   );
 }

@@ -34,8 +34,9 @@ export interface View {
 
 /**
  * What changed: `data` (resources or schema), `evaluation` (the filter ran), `query` (orderBy or
- * page size), `expectations`, `history`, `why` (the traced resource), `filter-replaced` (the
- * filter text was set from outside the editor: a link, an example, the history).
+ * page size), `expectations`, `history`, `why` (the traced resource), `sql-dialect` (the SQL
+ * panel's dialect), `filter-replaced` (the filter text was set from outside the editor: a link,
+ * an example, the history).
  */
 export type Topic =
   | 'data'
@@ -44,6 +45,7 @@ export type Topic =
   | 'expectations'
   | 'history'
   | 'why'
+  | 'sql-dialect'
   | 'filter-replaced';
 
 export class Store {

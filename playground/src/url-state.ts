@@ -2,12 +2,14 @@
 // on a server, and nothing expires. Edited data, a pasted schema and the expectations are
 // deflated and base64url-encoded. Everything read from a link is bounded, and what is refused is
 // said in words.
+import type { SqlDialectName } from '@listkit/query/sql';
 import {
   type Expectation,
   MAX_EXPECTATION_FILTER_CHARS,
   parseExpectations,
 } from './expectations.js';
 import type { SchemaOverrides } from './schema-source.js';
+import { DEFAULT_SQL_DIALECT, isSqlDialect, SQL_DIALECTS } from './sql-dialects.js';
 
 export interface PlaygroundState {
   filter: string;
@@ -32,6 +34,8 @@ export interface PlaygroundState {
   protoMessage?: string;
   overrides: SchemaOverrides;
   expectations: Expectation[];
+  /** The SQL panel's dialect. */
+  sqlDialect: SqlDialectName;
 }
 
 /** What a link says of the data it left out. */
@@ -54,6 +58,7 @@ export const DEFAULTS: PlaygroundState = {
   inferred: false,
   overrides: {},
   expectations: [],
+  sqlDialect: DEFAULT_SQL_DIALECT,
 };
 
 /** A fresh copy of the defaults (arrays and objects not shared). */
@@ -136,6 +141,7 @@ export async function encodeState(
   if (searchable) params.set('searchable', searchable.join(','));
   if (state.expectations.length > 0)
     params.set('tests', await pack(JSON.stringify(state.expectations)));
+  if (state.sqlDialect !== DEFAULTS.sqlDialect) params.set('sql', state.sqlDialect);
   return { hash: `#${params}`, dataLeftOut };
 }
 
@@ -185,6 +191,22 @@ function readQuery(params: URLSearchParams, state: Partial<PlaygroundState>, war
     if (Number.isSafeInteger(n) && n >= 0 && n <= 5000) state.sample = n;
     else warnings.push(`ignored sample=${sample}: not a count from 0 to 5000`);
   }
+  readSqlDialect(params, state, warnings);
+}
+
+/** `sql=sqlite`: the SQL panel's dialect (absent: PostgreSQL). */
+function readSqlDialect(
+  params: URLSearchParams,
+  state: Partial<PlaygroundState>,
+  warnings: string[],
+) {
+  const sql = params.get('sql');
+  if (sql === null) return;
+  if (isSqlDialect(sql)) state.sqlDialect = sql;
+  else
+    warnings.push(
+      `ignored sql=${sql.slice(0, 40)}: not one of ${SQL_DIALECTS.map((d) => d.name).join(', ')}`,
+    );
 }
 
 /** The most records a link may say it left out (the page takes no more). */

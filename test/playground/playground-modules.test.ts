@@ -114,7 +114,7 @@ describe('schemas from text', () => {
 });
 
 describe('links', () => {
-  it('carry the dataset, data, schema, overrides and expectations', async () => {
+  it('carry the dataset, data, schema, overrides, expectations and SQL dialect', async () => {
     const state = {
       ...defaults(),
       filter: 'state = DONE',
@@ -124,8 +124,10 @@ describe('links', () => {
       schemaText: '{"type":"object","properties":{"id":{"type":"string"}}}',
       overrides: { key: 'id', orderings: ['', 'id desc'], searchable: ['id'] },
       expectations: [{ filter: 'id = x', keys: ['x'] }],
+      sqlDialect: 'sqlite' as const,
     };
     const { hash } = await encodeState(state);
+    expect(new URLSearchParams(hash.slice(1)).get('sql')).toBe('sqlite');
     const decoded = await decodeHash(hash);
     expect(decoded.warnings).toEqual([]);
     expect({ ...defaults(), ...decoded.state }).toEqual(state);
@@ -148,6 +150,9 @@ describe('links', () => {
     expect(refused.state.missingData).toEqual({});
     expect(refused.warnings.join()).toMatch(/unpacks to over 2 MB/);
     expect(refused.warnings.join()).toMatch(/expectations in this link were not used/);
+    const dialect = await decodeHash('#filter=&sql=oracle');
+    expect(dialect.state.sqlDialect).toBeUndefined();
+    expect(dialect.warnings).toEqual(['ignored sql=oracle: not one of postgres, sqlite']);
   });
 });
 

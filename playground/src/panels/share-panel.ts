@@ -43,7 +43,7 @@ export function mountSharePanel(store: Store): void {
     await urlWrite;
     return [location.href, leftOut && leftOutText(leftOut)];
   };
-  store.on(['evaluation', 'query', 'data', 'expectations'], writeUrl);
+  store.on(['evaluation', 'query', 'data', 'expectations', 'sql-dialect'], writeUrl);
 
   renderExamples(el.list);
   el.copyLink.addEventListener('click', async () => {

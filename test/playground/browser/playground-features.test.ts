@@ -1,6 +1,7 @@
 // The playground's editor help and sharing, checked in Chromium against the built page:
 // completion, hover docs, the Fields reference, quick fixes, the list call as curl, gcloud and
-// REST, the theme toggle, the operator cheat-sheet, the SQL panel, and axe-core in every state.
+// REST, the theme toggle, the operator cheat-sheet, the SQL panel and its dialects, and axe-core
+// in every state.
 import { forwardingRuleSchema } from '@listkit/service';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -212,6 +213,38 @@ describe.skipIf(skipBrowser)('playground editor help in Chromium', { timeout: 18
     await setFilter(page, 'name = web-prod-1');
     await expect.poll(async () => (await params()).join(' ')).toContain('"web-prod-1"');
     expect((await params()).join(' ')).not.toContain('{');
+  });
+
+  it('shows the SQL in the dialect chosen, kept in the link', async () => {
+    const viewport = { width: 1280, height: 800 };
+    const page = await open(`/#${new URLSearchParams({ filter: 'name = "web-*"' })}`, { viewport });
+    await page.getByRole('heading', { name: 'SQL' }).click();
+    const sql = page.locator('#sql .sql-text');
+    const dialect = page.getByLabel('Dialect');
+    expect(await dialect.locator('option').allTextContents()).toEqual(['PostgreSQL', 'SQLite']);
+    await expect.poll(() => sql.textContent()).toContain('LIKE $1::text');
+    await dialect.selectOption({ label: 'SQLite' });
+    await expect.poll(() => sql.textContent()).toContain('"name" GLOB ?');
+    expect(await sql.textContent()).not.toContain('LIKE');
+    const params = await page.locator('#sql .sql-param').allTextContents();
+    expect(params[0]).toBe('?1 = "web-*"');
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('sql=sqlite');
+    // SQLite has no regex operator: the plan leaves the pattern to the residual, and says so.
+    await setFilter(page, 'name eq web-.*');
+    const inexact = page.locator('#sql .sql-inexact');
+    await expect.poll(() => inexact.textContent()).toContain('sqlite has no regex operator');
+    expect(await inexact.textContent()).toContain('Not decided by SQLite alone');
+
+    const shared = await open(`/${await page.evaluate(() => location.hash)}`, { viewport });
+    await shared.getByRole('heading', { name: 'SQL' }).click();
+    expect(await shared.getByLabel('Dialect').inputValue()).toBe('sqlite');
+    await expect.poll(() => shared.locator('#sql .sql-text').textContent()).toContain('GLOB ?');
+    await shared.getByLabel('Dialect').selectOption({ label: 'PostgreSQL' });
+    await expect
+      .poll(() => shared.locator('#sql .sql-text').textContent())
+      .toContain('"name" COLLATE "C" ~ $1::text');
+    expect(await shared.locator('#sql .sql-inexact').count()).toBe(0);
+    await expect.poll(() => shared.evaluate(() => location.hash)).not.toContain('sql=');
   });
 
   it('has no axe-core violations: light, dark, phone, menus and panels open', async () => {
