@@ -2,6 +2,7 @@
 // place for the figures, so `listkit filter` (and `listkit conform`, which may reuse them for
 // response bodies) state the same caps in their messages and in --help.
 import { CliError, EXIT } from './cli-error.js';
+import { formatBytes } from './read-capped.js';
 
 /**
  * The bounds of one reader. Every byte a reader holds is part of one record (or line) it is
@@ -27,11 +28,6 @@ export const DEFAULT_LIMITS: InputLimits = { maxRecordBytes: 64 * MIB, maxDepth:
 
 /** The most `--max-depth` may raise the nesting bound to (deeper values overflow the stack). */
 export const MAX_DEPTH_CEILING = 1000;
-
-/** `bytes` as "64 MiB" (or plain bytes below a MiB), for messages. */
-export function formatBytes(bytes: number): string {
-  return bytes >= MIB && bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
-}
 
 /**
  * The error of a record past `maxRecordBytes`, located at the record's start.
