@@ -852,6 +852,53 @@ describe('listkit filter never misses a match silently', () => {
     expect(kept.stderr).toMatch(/1 record\(s\) skipped/);
   });
 
+  it("guards --order-by fields as it guards the filter's: widened, or an error", async () => {
+    // Inferred from the first two records: `t` a timestamp, `x` a number.
+    const records = (...rows: [string, string, unknown][]) =>
+      rows.map(([name, t, x]) => JSON.stringify({ name, t, x })).join('\n');
+    const input = records(
+      ['a', '2025-01-02T00:00:00Z', 2],
+      ['b', '2025-01-01T00:00:00Z', 1],
+      ['c', 'later', 3],
+    );
+    const sorted = await listkit(['filter', '', '--order-by', 't', '--sample-size', '2'], input);
+    expect(sorted.status).toBe(0);
+    // As text "later" sorts last; read as a timestamp it would have sorted first, as unset.
+    expect(names(sorted.stdout)).toEqual(['b', 'a', 'c']);
+    expect(sorted.stderr).toBe(
+      'listkit: notice: schema: field \'t\' holds a string ("later") at <stdin>:3:1: read as string (was timestamp) from here on\n',
+    );
+
+    const text = await listkit(
+      ['filter', '', '--order-by', 'x desc', '--sample-size', '2'],
+      records(['a', 'x', 2], ['b', 'y', 1], ['c', 'z', 'three']),
+    );
+    expect(text.status).toBe(1);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toBe(
+      'listkit: <stdin>:3:1: field \'x\' holds a string ("three"), which its type inferred from earlier records (double) cannot read; give --schema\n',
+    );
+
+    // A page of one keeps two candidates: the third record passes one over, and the fourth
+    // cannot be widened without knowing where that one would now sort.
+    const paged = records(
+      ['a', '2025-01-02T00:00:00Z', 2],
+      ['b', '2025-01-01T00:00:00Z', 1],
+      ['c', '2025-01-03T00:00:00Z', 3],
+      ['d', 'later', 4],
+    );
+    const args = ['filter', '', '--order-by', 't', '--page-size', '1', '--sample-size', '2'];
+    const refused = await listkit(args, paged);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(
+      'listkit: <stdin>:4:1: field \'t\' holds a string ("later"): read as string (was timestamp), it could sort before matches --order-by has already passed over; give --schema\n',
+    );
+    const skipped = await listkit([...args, '--keep-going'], paged);
+    expect(skipped.status).toBe(0);
+    expect(names(skipped.stdout)).toEqual(['b']);
+    expect(skipped.stderr).toMatch(/\(skipped; --keep-going\)\n.*1 record\(s\) skipped/s);
+  });
+
   it('a filter naming a field the first records lack waits for the records that have it', async () => {
     // The field first appears after the records of the first chunk (but within --sample-size).
     const first = ints.split('\n').slice(0, 5000).join('\n');

@@ -11,6 +11,7 @@ import {
   type PageTokenBinding,
   PageTokenCodec,
   parseOrderBy,
+  type ResourceSchema,
   type SchemaWarning,
   type SortKey,
 } from '@listkit/query';
@@ -200,7 +201,9 @@ class FilterRun {
       return;
     }
     this.query = prepared;
-    this.refs = this.inferred ? checkedFieldsOf(prepared.filter.checked) : [];
+    this.refs = this.inferred
+      ? [...checkedFieldsOf(prepared.filter.checked), ...orderFieldsOf(prepared.order)]
+      : [];
   }
 
   /**
@@ -235,8 +238,9 @@ class FilterRun {
 
   /** Checks one record; false when the page is complete. */
   take(record: object, origin: RecordOrigin, at: number): boolean {
-    const q = this.query!;
     if (this.refs.length > 0 && !this.guard(record, origin)) return true;
+    // After the guard: a widened type compiles the filter and order again.
+    const q = this.query!;
     if (this.choice!.keyedByPosition) numberRecord(record, at);
     if (!q.filter.matches(record)) return true;
     this.count++;
@@ -251,19 +255,25 @@ class FilterRun {
   }
 
   /**
-   * The inferred schema against a record: widens it (once per field, said on stderr) or
-   * reports a value it cannot read (skipped and counted with --keep-going). False: skip.
+   * The inferred schema against a record, at the fields the filter reads and those --order-by
+   * sorts by: widens it (once per field, said on stderr) or reports a value it cannot read
+   * (skipped and counted with --keep-going). False: skip the record.
    */
   guard(record: object, origin: RecordOrigin): boolean {
     for (;;) {
       const verdict = guardRecord(record, this.refs, this.choice!.schema);
       if (verdict.kind === 'ok') return true;
       const where = `${origin.file}:${origin.line}:${origin.column}`;
+      const holds = `${where}: field '${verdict.ref.path}' holds ${describeValue(verdict.value)}`;
       if (verdict.kind === 'unreadable') {
-        const message = `${where}: field '${verdict.ref.path}' holds ${describeValue(verdict.value)}, which its type inferred from earlier records (${verdict.ref.type.kind}) cannot read; give --schema`;
-        if (!this.options.keepGoing) throw new CliError(message, EXIT.input);
-        if (this.skipped++ === 0) this.io.error(`listkit: ${message} (skipped; --keep-going)`);
-        return false;
+        return this.unreadable(
+          `${holds}, which its type inferred from earlier records (${verdict.ref.type.kind}) cannot read; give --schema`,
+        );
+      }
+      if (!this.widen(verdict.schema, verdict.ref.path)) {
+        return this.unreadable(
+          `${holds}: read as ${verdict.to} (was ${verdict.from}), it could sort before matches --order-by has already passed over; give --schema`,
+        );
       }
       if (!this.widened.has(verdict.ref.path)) {
         this.widened.add(verdict.ref.path);
@@ -271,11 +281,34 @@ class FilterRun {
           `listkit: notice: schema: field '${verdict.ref.path}' holds ${describeValue(verdict.value)} at ${where}: read as ${verdict.to} (was ${verdict.from}) from here on`,
         );
       }
-      const choice = { ...this.choice!, schema: verdict.schema };
-      const selection = this.query!.selection;
-      this.begin(choice);
-      if (this.query) this.query.selection = selection;
     }
+  }
+
+  /** An error, or with --keep-going a skipped record (the first said on stderr). */
+  unreadable(message: string): false {
+    if (!this.options.keepGoing) throw new CliError(message, EXIT.input);
+    if (this.skipped++ === 0) this.io.error(`listkit: ${message} (skipped; --keep-going)`);
+    return false;
+  }
+
+  /**
+   * Compiles the filter and order again over the widened `schema`, keeping the matches selected
+   * so far (re-sorted when `path` is an --order-by field). False, and nothing changed, when the
+   * page has already passed over matches the new order might keep.
+   */
+  widen(schema: ResourceSchema, path: string): boolean {
+    const previous = { choice: this.choice, query: this.query!, refs: this.refs };
+    this.begin({ ...this.choice!, schema });
+    const sorted = previous.query.order?.keyTerms.some((term) => term.path === path);
+    const selection = sorted
+      ? previous.query.selection.reorder(this.query!.order!)
+      : previous.query.selection;
+    if (selection) {
+      this.query!.selection = selection;
+      return true;
+    }
+    Object.assign(this, previous);
+    return false;
   }
 
   async readAll(inputs: string[]): Promise<void> {
@@ -373,7 +406,18 @@ async function writeSelection(
 
 interface Query {
   filter: CompiledFilter<object>;
+  order: OrderBy<object> | undefined;
   selection: PageSelection;
+}
+
+/** The fields an order sorts by (the key ends every order), as the schema guard reads them. */
+function orderFieldsOf(order: OrderBy<object> | undefined): FieldRef[] {
+  return (order?.keyTerms ?? []).map((term) => ({
+    path: term.path,
+    steps: term.path.split('.').map((name) => ({ kind: 'field' as const, name })),
+    type: term.type,
+    span: term.span,
+  }));
 }
 
 /**
@@ -419,7 +463,7 @@ function prepare(
   const selection = order
     ? orderedPage(order, options.pageSize, cursor)
     : inputOrderPage(options.pageSize, cursor);
-  return { filter: compiled, selection };
+  return { filter: compiled, order, selection };
 }
 
 function cursorOf(key: SortKey, order: OrderBy<object> | undefined): Cursor {
