@@ -1,6 +1,8 @@
 // How deep JSON text nests and how many objects and arrays it holds, found by one loop over the
 // text and no recursion: so a body nested 100,000 deep gets a located refusal before anything
-// that recurses (schema inference, filters, printing) ever sees it.
+// that recurses (schema inference, filters, printing) ever sees it. The one depth scan of JSON
+// text: `listkit conform` runs it over response bodies, `listkit filter` over NDJSON lines (its
+// streaming reader counts the same brackets byte by byte as they arrive).
 
 export interface JsonNesting {
   /** Objects and arrays in the text (they cost memory beyond their text once parsed). */
