@@ -49,7 +49,7 @@ const failed = (report: Report) =>
   report.checks.filter((c) => c.status === 'FAIL').map((c) => `${c.group}: ${c.name}`);
 
 beforeAll(async () => {
-  cli = await bundleServiceModule('packages/cli/src/cli.ts');
+  cli = await bundleServiceModule('packages/cli/src/main.ts');
 }, 60_000);
 
 afterAll(() => {

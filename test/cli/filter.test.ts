@@ -67,7 +67,7 @@ const names = (out: string) =>
 beforeAll(async () => {
   // The bin from its TypeScript sources, bundled outside the checkout's tracked files (PGlite and
   // pg, which only `serve` loads, resolve from the service package).
-  cli = await bundleServiceModule('packages/cli/src/cli.ts');
+  cli = await bundleServiceModule('packages/cli/src/main.ts');
 }, 60_000);
 
 afterAll(() => {

@@ -20,7 +20,6 @@ import { checkRecordAgainstSchema } from './check-record.js';
 import { CliError, EXIT } from './cli-error.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type Cursor, inputOrderPage, orderedPage, type PageSelection } from './page-selection.js';
-import { pageTokenSecrets } from './page-token-secret.js';
 import { type RecordOrigin, readRecords } from './read-records.js';
 import { renderTable } from './render-table.js';
 import {
@@ -94,7 +93,9 @@ async function openPaging(filter: string, inputs: string[], options: FilterOptio
     parent: `listkit filter ${inputs.join(' ')}`,
   };
   const paging = options.pageSize !== undefined || options.pageToken !== undefined;
-  const codec = paging ? await PageTokenCodec.create({ secrets: pageTokenSecrets() }) : undefined;
+  // The secrets (and node:crypto, which makes them) are loaded only for a paged run.
+  const secrets = paging ? (await import('./page-token-secret.js')).pageTokenSecrets() : undefined;
+  const codec = secrets ? await PageTokenCodec.create({ secrets }) : undefined;
   const cursorKey =
     options.pageToken === undefined
       ? undefined
@@ -124,7 +125,7 @@ export async function runFilter(
     io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
   const inputs = files.length > 0 ? files : ['-'];
   const given = options.schema
-    ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
+    ? await schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
     : undefined;
   const paging = await openPaging(filter, inputs, options);
   const run = new FilterRun(filter, options, io, paging.cursorKey, warn);

@@ -209,7 +209,7 @@ export async function runConform(
   let given: SchemaChoice | undefined;
   try {
     given = options.schema
-      ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
+      ? await schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
       : undefined;
   } catch (error) {
     // Status 1 means a failed check here: a schema file that cannot be read is bad usage.
