@@ -7,7 +7,7 @@ import { isAscii } from 'node:buffer';
 import { CliError, EXIT } from './cli-error.js';
 import { type InputLimits, nestedTooDeep, recordTooLarge } from './input-limits.js';
 import { locateJsonError, showChar } from './json-error-locator.js';
-import { scanJsonNesting } from './json-nesting.js';
+import { nestsTooDeep } from './json-nesting.js';
 
 /** Where a record began, for messages. */
 export interface RecordOrigin {
@@ -643,7 +643,7 @@ export class JsonRecordReader {
     try {
       record = JSON.parse(text);
       if (text.length > this.options.limits.maxDepth) {
-        const { tooDeep } = scanJsonNesting(text, this.options.limits.maxDepth);
+        const tooDeep = nestsTooDeep(text, this.options.limits.maxDepth);
         if (tooDeep) {
           const error = nestedTooDeep(
             `${this.file}:${line}:${tooDeep.column}`,
