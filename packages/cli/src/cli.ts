@@ -178,7 +178,8 @@ program
   .command('conform')
   .description(
     'Check a live Google-style list endpoint: paging (AIP-158), filtering (AIP-160, with listkit evaluating ' +
-      'each filter over the full listing) and ordering (AIP-132); prints a report (--json for machines).',
+      'each filter over the full listing), ordering (AIP-132), partial responses (fields) and skip, when ' +
+      'the server has them; prints a report (--json for machines).',
   )
   .argument(
     '<url>',
