@@ -74,8 +74,9 @@ program
       .choices(['ndjson', 'json', 'table', 'count'])
       .default('ndjson'),
   )
-  .option('--fields <paths>', 'print only these comma-separated field paths (a,b.c)', (v: string) =>
-    v.split(',').filter(Boolean),
+  .option(
+    '--fields <mask>',
+    "print only these fields, as Google's fields parameter selects them (a,b.c or a,b(c,d))",
   )
   .option('--explain', 'print what the filter means, clause by clause, and exit')
   .option(
@@ -145,7 +146,7 @@ ${EXIT_CODES}`,
       key: opts.key as string | undefined,
       items: opts.items as string | undefined,
       output: opts.output as OutputFormat,
-      fields: opts.fields as string[] | undefined,
+      fields: opts.fields as string | undefined,
       explain: Boolean(opts.explain),
       sql: Boolean(opts.sql),
       sqlDialect: opts.dialect as FilterOptions['sqlDialect'],
