@@ -943,6 +943,36 @@ describe('listkit filter: the small things', () => {
     expect(run.stderr).toMatch(/--fields: .*unknown field 'nmae'; did you mean 'name'\?/s);
   });
 
+  it("--fields reads the fields parameter's syntax and AIP-161 paths, the emulator's reader", async () => {
+    const size5 = ['filter', 'size = 5'];
+    const dotted = await listkit([...size5, '--fields', 'name,labels.team'], ndjson);
+    const nested = await listkit([...size5, '--fields', 'name, labels(team)'], ndjson);
+    const slash = await listkit([...size5, '--fields', 'name,labels/team'], ndjson);
+    expect(JSON.parse(dotted.stdout)).toEqual({ name: 'web-05', labels: { team: 'core' } });
+    expect(nested.stdout).toBe(dotted.stdout);
+    expect(slash.stdout).toBe(dotted.stdout);
+    // Every value of a map, every element of a repeated field.
+    const star = await listkit([...size5, '--fields', 'labels.*,ports'], ndjson);
+    expect(JSON.parse(star.stdout)).toEqual({
+      labels: { env: 'prod', team: 'core' },
+      ports: ['8005'],
+    });
+    // Table columns in the order written, sub-selections spelt out.
+    const table = await listkit(
+      [...size5, '--output', 'table', '--fields', 'size,labels(team,env),name'],
+      ndjson,
+    );
+    expect(table.stdout.split('\n')[0]).toMatch(/^size\s+labels\.team\s+labels\.env\s+name$/);
+    expect(table.stdout.split('\n')[1]).toMatch(/^5\s+core\s+prod\s+web-05$/);
+    // Bad syntax and an index into a repeated field: bad usage, with the place shown.
+    const open = await listkit(['filter', '', '--fields', 'name,labels(team'], ndjson);
+    expect(open.status).toBe(2);
+    expect(open.stderr).toMatch(/--fields: .*\^.*expected '\)'/s);
+    const index = await listkit(['filter', '', '--fields', 'ports.0'], ndjson);
+    expect(index.status).toBe(2);
+    expect(index.stderr).toMatch(/--fields: /);
+  });
+
   it('--help states each default once; a token of another listing speaks of files', async () => {
     const help = await listkit(['filter', '--help']);
     expect(help.stdout).not.toMatch(/\(default 10000\)/);

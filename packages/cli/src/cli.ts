@@ -79,8 +79,9 @@ program
       .choices(['ndjson', 'json', 'table', 'count'])
       .default('ndjson'),
   )
-  .option('--fields <paths>', 'print only these comma-separated field paths (a,b.c)', (v: string) =>
-    v.split(',').filter(Boolean),
+  .option(
+    '--fields <mask>',
+    "print only these fields, as Google's fields parameter selects them (a,b.c or a,b(c,d))",
   )
   .option('--explain', 'print what the filter means, clause by clause, and exit')
   .option(
@@ -150,7 +151,7 @@ ${EXIT_CODES}`,
       key: opts.key as string | undefined,
       items: opts.items as string | undefined,
       output: opts.output as OutputFormat,
-      fields: opts.fields as string[] | undefined,
+      fields: opts.fields as string | undefined,
       explain: Boolean(opts.explain),
       sql: Boolean(opts.sql),
       sqlDialect: opts.dialect as FilterOptions['sqlDialect'],
@@ -183,7 +184,8 @@ program
   .command('conform')
   .description(
     'Check a live Google-style list endpoint: paging (AIP-158), filtering (AIP-160, with listkit evaluating ' +
-      'each filter over the full listing) and ordering (AIP-132); prints a report (--json for machines).',
+      'each filter over the full listing), ordering (AIP-132), partial responses (fields) and skip, when ' +
+      'the server has them; prints a report (--json for machines).',
   )
   .argument(
     '<url>',

@@ -2,8 +2,10 @@
 import {
   type CompiledFilter,
   checkedFieldsOf,
+  compileFieldMask,
   compileFilter,
   explainFilter,
+  type FieldMask,
   type FieldRef,
   formatExplanation,
   ListkitError,
@@ -21,7 +23,7 @@ import { CliError, EXIT } from './cli-error.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type Cursor, inputOrderPage, orderedPage, type PageSelection } from './page-selection.js';
 import { type RecordOrigin, readRecords } from './read-records.js';
-import { renderTable } from './render-table.js';
+import { maskColumns, renderTable } from './render-table.js';
 import {
   numberRecord,
   type SchemaChoice,
@@ -44,7 +46,11 @@ export interface FilterOptions {
   key?: string;
   items?: string;
   output: OutputFormat;
-  fields?: string[];
+  /**
+   * `--fields`: what of each match to print, in the syntax of the `fields` system parameter and
+   * AIP-161 paths (`name,labels.env`, `name,labels(env,team)`), read by `compileFieldMask`.
+   */
+  fields?: string;
   explain: boolean;
   sql: boolean;
   /** The SQL dialect `--sql` plans for (default PostgreSQL). */
@@ -247,7 +253,7 @@ class FilterRun {
     this.count++;
     if (this.options.output === 'count') return true;
     if (this.direct) {
-      const line = JSON.stringify(project(record, this.options.fields));
+      const line = JSON.stringify(project(record, q.mask));
       if (this.options.output === 'ndjson') this.output.write(`${line}\n`);
       else this.output.write(`${this.count === 1 ? '{\n  "items": [\n' : ',\n'}    ${line}`);
       return true;
@@ -398,6 +404,7 @@ async function writeSelection(
   }
   await finish(
     options,
+    query?.mask,
     items.map((i) => i.record),
     nextPageToken,
     count,
@@ -409,6 +416,8 @@ interface Query {
   filter: CompiledFilter<object>;
   order: OrderBy<object> | undefined;
   selection: PageSelection;
+  /** `--fields`, checked against the schema; undefined: every field. */
+  mask?: FieldMask;
 }
 
 /** The fields an order sorts by (the key ends every order), as the schema guard reads them. */
@@ -434,10 +443,11 @@ function prepare(
   const { schema } = choice;
   if (options.printSchema) return `${JSON.stringify(schema, null, 2)}\n`;
   const compiled = listkitCall(() => compileFilter<object>(filter, schema));
-  for (const path of options.fields ?? []) {
-    // A misspelt path would print {} for every record: check it as a presence test would.
-    listkitCall(() => compileFilter<object>(`${path}:*`, schema), '--fields: ');
-  }
+  // The emulator's and the list method's reader: a misspelt path is refused (it would print {}
+  // for every record), with a caret and a did-you-mean.
+  const mask = options.fields
+    ? listkitCall(() => compileFieldMask(options.fields!, schema), '--fields: ')
+    : undefined;
   const order = options.orderBy
     ? listkitCall(() => parseOrderBy<object>(options.orderBy!, schema))
     : undefined;
@@ -464,7 +474,7 @@ function prepare(
   const selection = order
     ? orderedPage(order, options.pageSize, cursor)
     : inputOrderPage(options.pageSize, cursor);
-  return { filter: compiled, order, selection };
+  return { filter: compiled, order, selection, ...(mask && !mask.selectsAll ? { mask } : {}) };
 }
 
 function cursorOf(key: SortKey, order: OrderBy<object> | undefined): Cursor {
@@ -486,20 +496,28 @@ function listkitCall<T>(work: () => T, prefix = ''): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof ListkitError) throw new CliError(`${prefix}${error.format()}`, EXIT.usage);
+    if (error instanceof ListkitError) {
+      // The caret lines are indented as far as the prefix, so they still point at the source.
+      const text = error
+        .format()
+        .split('\n')
+        .join(`\n${' '.repeat(prefix.length)}`);
+      throw new CliError(`${prefix}${text}`, EXIT.usage);
+    }
     throw error;
   }
 }
 
 async function finish(
   options: FilterOptions,
+  mask: FieldMask | undefined,
   records: object[],
   nextPageToken: string | undefined,
   count: number,
   io: Io,
 ): Promise<void> {
   const output = new OutputBuffer();
-  const shown = records.map((r) => project(r, options.fields));
+  const shown = records.map((r) => project(r, mask));
   switch (options.output) {
     case 'count':
       output.write(`${count}\n`);
@@ -513,33 +531,14 @@ async function finish(
       for (const record of shown) output.write(`${JSON.stringify(record)}\n`);
       break;
     case 'table':
-      output.write(renderTable(shown, options.fields));
+      output.write(renderTable(shown, mask && maskColumns(mask.source)));
       break;
   }
   await output.drainTo(io.write);
   if (nextPageToken && options.output !== 'json') io.error(`nextPageToken: ${nextPageToken}`);
 }
 
-/** The record with only the given dotted paths (all of it without --fields). */
-export function project(record: object, fields: string[] | undefined): object {
-  if (!fields) return record;
-  const out: Record<string, unknown> = {};
-  for (const path of fields) {
-    const steps = path.split('.');
-    let value: unknown = record;
-    for (const step of steps) {
-      value =
-        value !== null && typeof value === 'object'
-          ? (value as Record<string, unknown>)[step]
-          : undefined;
-    }
-    if (value === undefined) continue;
-    let target = out;
-    for (const step of steps.slice(0, -1)) {
-      target[step] ??= {};
-      target = target[step] as Record<string, unknown>;
-    }
-    target[steps[steps.length - 1]!] = value;
-  }
-  return out;
+/** The record with only what `--fields` selects (all of it without). */
+export function project(record: object, mask: FieldMask | undefined): object {
+  return mask ? (mask.apply(record) as object) : record;
 }

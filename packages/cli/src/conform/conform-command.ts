@@ -286,6 +286,8 @@ const GROUPS: { group: Check['group']; title: string }[] = [
   { group: 'paging', title: 'Paging (AIP-158)' },
   { group: 'filter', title: 'Filtering (AIP-160; listkit evaluates each filter over the listing)' },
   { group: 'ordering', title: 'Ordering (AIP-132)' },
+  { group: 'partial', title: 'Partial responses (fields, AIP-157; listkit projects each page)' },
+  { group: 'skip', title: 'Skipping (AIP-158 skip)' },
   { group: 'mutate', title: 'Paging while the listing changes (AIP-158, --mutate)' },
 ];
 
