@@ -208,7 +208,7 @@ module.exports = {
       'production-code-imports-no-tests',
       'Production modules import no test and no test support.',
       { path: [SRC, Q], pathNot: '\\.test\\.ts$' },
-      { path: ['\\.test\\.ts$', '^packages/service/test-support/', '^test/'] },
+      { path: ['\\.test\\.ts$', '^test/'] },
     ),
     ...queryRules,
   ],
