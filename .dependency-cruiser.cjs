@@ -83,9 +83,9 @@ const queryRules = [
   ),
   forbid(
     'query-language-below-paging',
-    'order-by/ and explain/ build on filter/ and schema/ only.',
-    { path: `${Q}(order-by|explain)/` },
-    queryOutside('order-by', 'explain', 'filter', 'schema', 'errors.ts'),
+    'order-by/, explain/ and field-mask/ build on filter/ and schema/ only.',
+    { path: `${Q}(order-by|explain|field-mask)/` },
+    queryOutside('order-by', 'explain', 'field-mask', 'filter', 'schema', 'errors.ts'),
   ),
   forbid(
     'query-page-tokens-below-the-engines',
@@ -97,7 +97,16 @@ const queryRules = [
     'query-memory-engine-below-sql',
     'list/ (Collection, access paths, page size) knows nothing of SQL or of the adapters.',
     { path: `${Q}list/` },
-    queryOutside('list', 'page-token', 'order-by', 'explain', 'filter', 'schema', 'errors.ts'),
+    queryOutside(
+      'list',
+      'page-token',
+      'order-by',
+      'explain',
+      'field-mask',
+      'filter',
+      'schema',
+      'errors.ts',
+    ),
   ),
   forbid(
     'query-core-imports-no-sql',
