@@ -12,6 +12,7 @@ import {
 import { GoogleError } from 'google-gax';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectedNames } from '../support/expected-names.js';
+import { call, caller } from '../support/http-call.js';
 import {
   computeClients,
   FAKE_TOKEN,
@@ -636,11 +637,13 @@ describe(
     });
 
     it('a page token of the regional list is refused by the global list (400, code 3)', async () => {
-      const res = await fetch(
-        `${emulator.url}/compute/v1/projects/${project}/regions/${region}/forwardingRules?maxResults=5`,
-        { headers: { authorization: `Bearer ${FAKE_TOKEN}` } },
+      const res = await call<{ nextPageToken: string }>(
+        emulator.url!,
+        'GET',
+        `/compute/v1/projects/${project}/regions/${region}/forwardingRules?maxResults=5`,
+        { token: FAKE_TOKEN },
       );
-      const token = ((await res.json()) as { nextPageToken: string }).nextPageToken;
+      const token = res.json.nextPageToken;
       expect(token).toBeTruthy();
       const error = await thrown(() =>
         clients.rules.list({ project, pageToken: token }, { autoPaginate: false }),
@@ -669,17 +672,8 @@ describe(
     const P = 'kcc-project';
     const RULES = `/compute/v1/projects/${P}/global/forwardingRules`;
     const FULL = `${BASE}projects/${P}/global`;
-    const headers = { authorization: `Bearer ${FAKE_TOKEN}`, 'content-type': 'application/json' };
-    // biome-ignore lint/suspicious/noExplicitAny: JSON answers of many shapes
-    type Json = any;
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: res.status, json: (await res.json()) as Json };
-    };
+    // Over the emulator's socket, as the recorded clients spoke to the real API.
+    const send = caller(() => url, { token: FAKE_TOKEN });
     const OPERATION_KEYS = [
       'id',
       'insertTime',
@@ -705,7 +699,7 @@ describe(
 
     it('insert, its operation, get, setLabels, setTarget, delete and a missing rule, key for key', async () => {
       const name = 'computeforwardingrule-recorded';
-      const insert = await call('POST', RULES, {
+      const insert = await send('POST', RULES, {
         IPAddress: '8.8.8.8',
         description: 'A global forwarding rule',
         labels: { 'cnrm-test': 'true', foo: 'bar' },
@@ -726,14 +720,14 @@ describe(
         targetLink: `${FULL}/forwardingRules/${name}`,
       });
 
-      const polled = await call(
+      const polled = await send(
         'GET',
         `/compute/v1/projects/${P}/global/operations/${insert.json.name}`,
       );
       expect(Object.keys(polled.json).sort()).toEqual([...OPERATION_KEYS, 'endTime'].sort());
       expect(polled.json).toMatchObject({ status: 'DONE', progress: 100, operationType: 'insert' });
 
-      const got = await call('GET', `${RULES}/${name}`);
+      const got = await send('GET', `${RULES}/${name}`);
       expect(Object.keys(got.json).sort()).toEqual(
         [
           'IPAddress',
@@ -766,7 +760,7 @@ describe(
       });
       expect(got.json.id).toBe(insert.json.targetId);
 
-      const labels = await call('POST', `${RULES}/${name}/setLabels`, {
+      const labels = await send('POST', `${RULES}/${name}/setLabels`, {
         labelFingerprint: got.json.labelFingerprint,
         labels: { 'cnrm-test': 'true', foo: 'bar' },
       });
@@ -776,18 +770,18 @@ describe(
         status: 'DONE',
         progress: 100,
       });
-      expect((await call('GET', `${RULES}/${name}`)).json.labels).toEqual({
+      expect((await send('GET', `${RULES}/${name}`)).json.labels).toEqual({
         'cnrm-test': 'true',
         foo: 'bar',
       });
 
-      const target = await call('POST', `${RULES}/${name}/setTarget`, {
+      const target = await send('POST', `${RULES}/${name}/setTarget`, {
         target: `${FULL}/targetHttpProxies/computetargethttpproxy-2`,
       });
       expect(Object.keys(target.json).sort()).toEqual(OPERATION_KEYS);
       expect(target.json).toMatchObject({ operationType: 'SetTarget', status: 'RUNNING' });
 
-      const deleted = await call('DELETE', `${RULES}/${name}`);
+      const deleted = await send('DELETE', `${RULES}/${name}`);
       expect(Object.keys(deleted.json).sort()).toEqual(OPERATION_KEYS);
       expect(deleted.json).toMatchObject({
         operationType: 'delete',
@@ -795,7 +789,7 @@ describe(
         progress: 0,
       });
 
-      const missing = await call('GET', `${RULES}/${name}`);
+      const missing = await send('GET', `${RULES}/${name}`);
       const message = `The resource 'projects/${P}/global/forwardingRules/${name}' was not found`;
       expect(missing.status).toBe(404);
       expect(missing.json).toEqual({
@@ -811,7 +805,7 @@ describe(
     // types of an endpoint, and the fields the server adds, key for key.
     it('a PSC endpoint to Google APIs: insert, its operation, get and delete, key for key', async () => {
       const name = 'pscrecorded1';
-      const insert = await call('POST', RULES, {
+      const insert = await send('POST', RULES, {
         IPAddress: '10.8.0.2',
         name,
         network: `projects/${P}/global/networks/computenetwork-psc`,
@@ -825,7 +819,7 @@ describe(
         progress: 0,
         targetLink: `${FULL}/forwardingRules/${name}`,
       });
-      const polled = await call(
+      const polled = await send(
         'GET',
         `/compute/v1/projects/${P}/global/operations/${insert.json.name}`,
       );
@@ -834,7 +828,7 @@ describe(
         status: 'DONE',
       });
 
-      const got = await call('GET', `${RULES}/${name}`);
+      const got = await send('GET', `${RULES}/${name}`);
       expect(Object.keys(got.json).sort()).toEqual(
         [
           'IPAddress',
@@ -866,10 +860,10 @@ describe(
         },
       ]);
       // The list answers the rule as get does.
-      const listed = await call('GET', RULES);
+      const listed = await send('GET', RULES);
       expect(listed.json.items).toEqual([got.json]);
 
-      const deleted = await call('DELETE', `${RULES}/${name}`);
+      const deleted = await send('DELETE', `${RULES}/${name}`);
       expect(Object.keys(deleted.json).sort()).toEqual(OPERATION_KEYS);
       expect(deleted.json).toMatchObject({ operationType: 'deletePscForwardingRule', progress: 0 });
     });

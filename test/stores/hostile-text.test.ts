@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createEmulator, type Emulator, type EmulatorOptions } from '@listkit/service';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CallInit, type CallResult, call } from '../support/http-call.js';
 import { postgresSkipReason } from '../support/sql-databases.js';
 
 const PROJECT = 'p';
@@ -23,7 +24,8 @@ const RULES = `${REGIONAL}/forwardingRules`;
 const OPERATIONS = `${REGIONAL}/operations`;
 const ORDERS = '/androidpublisher/v3/applications/com.example.app/orders';
 const TARGET = `projects/${PROJECT}/regions/${REGION}/targetPools/pool`;
-const HEADERS = { authorization: 'Bearer t', 'content-type': 'application/json' };
+/** Every request here: a token, and JSON's content type even without a body (the control plane wants it). */
+const AS_CLIENT: CallInit = { token: 't', headers: { 'content-type': 'application/json' } };
 
 /** A rule with every server-set field given, so that every store answers it byte for byte alike. */
 function seededRule(
@@ -131,15 +133,8 @@ async function openStore(name: string, options: EmulatorOptions = {}): Promise<S
   }
 }
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
-async function send(store: Store, method: string, path: string, body?: string): Promise<Answer> {
-  const response = await fetch(store.url + path, { method, headers: HEADERS, body });
-  return { status: response.status, body: await response.text() };
-}
+/** What the stores are compared on: the status and the body's bytes. */
+type Answer = Pick<CallResult<unknown>, 'status' | 'text'>;
 
 /** A request of the hostile set, the status every store must answer, and what the body says. */
 interface Case {
@@ -486,35 +481,42 @@ describe(`hostile text answers alike on every store${pgSkip ? ` (PostgreSQL skip
   });
   beforeEach(async () => {
     for (const store of stores) {
-      expect((await send(store, 'POST', '/_listkit/reset')).status).toBe(200);
-      expect((await send(store, 'POST', '/_listkit/seed', json(SEED))).status).toBe(200);
+      expect((await call(store.url, 'POST', '/_listkit/reset', AS_CLIENT)).status).toBe(200);
+      expect(
+        (await call(store.url, 'POST', '/_listkit/seed', { ...AS_CLIENT, body: json(SEED) }))
+          .status,
+      ).toBe(200);
       seeded.set(store.name, await stateOf(store));
     }
   });
 
   const stateOf = async (store: Store) => {
-    const state = await send(store, 'GET', '/_listkit/state');
-    const faults = await send(store, 'GET', '/_listkit/faults');
-    const policy = await send(store, 'GET', '/_listkit/operations/policy');
-    return `${state.body}\n${faults.body}\n${policy.body}`;
+    const state = await call(store.url, 'GET', '/_listkit/state', AS_CLIENT);
+    const faults = await call(store.url, 'GET', '/_listkit/faults', AS_CLIENT);
+    const policy = await call(store.url, 'GET', '/_listkit/operations/policy', AS_CLIENT);
+    return `${state.text}\n${faults.text}\n${policy.text}`;
   };
 
   /** Sends one request to every store; the answers, with the store's name. */
   const everywhere = async (c: Case) => {
     const answers: (Answer & { store: string })[] = [];
     for (const store of stores) {
-      answers.push({ store: store.name, ...(await send(store, c.method, c.path, c.body)) });
+      const { status, text } = await call(store.url, c.method, c.path, {
+        ...AS_CLIENT,
+        body: c.body,
+      });
+      answers.push({ store: store.name, status, text });
     }
     return answers;
   };
 
   const expectAlike = async (c: Case) => {
     const answers = await everywhere(c);
-    const shown = answers.map((a) => `${a.store}: ${a.status} ${a.body.slice(0, 300)}`).join('\n');
+    const shown = answers.map((a) => `${a.store}: ${a.status} ${a.text.slice(0, 300)}`).join('\n');
     // The same status and the same body from every store, and the status decided for the case.
     // Errors must match byte for byte; a list page as JSON, since the SQL stores write each item
     // from the row's jsonb text, whose key order and spacing are PostgreSQL's.
-    const bodyOf = (a: Answer) => (a.status === 200 ? JSON.parse(a.body) : a.body);
+    const bodyOf = (a: Answer) => (a.status === 200 ? JSON.parse(a.text) : a.text);
     for (const answer of answers) {
       expect({ status: answer.status, body: bodyOf(answer) }, shown).toEqual({
         status: answers[0]!.status,
@@ -524,7 +526,7 @@ describe(`hostile text answers alike on every store${pgSkip ? ` (PostgreSQL skip
     const first = answers[0]!;
     expect(first.status, shown).toBe(c.status);
     if (c.status >= 400) {
-      const { error } = JSON.parse(first.body) as {
+      const { error } = JSON.parse(first.text) as {
         error: { code: number; message: string; errors: { location?: string }[] };
       };
       expect(error.code).toBe(c.status);
@@ -534,7 +536,7 @@ describe(`hostile text answers alike on every store${pgSkip ? ` (PostgreSQL skip
       // A refused request changes nothing, on any store.
       for (const store of stores) expect(await stateOf(store)).toBe(seeded.get(store.name));
     } else if (c.says) {
-      expect(first.body).toContain(c.says);
+      expect(first.text).toContain(c.says);
     }
   };
 
@@ -560,7 +562,7 @@ describe(`hostile text answers alike on every store${pgSkip ? ` (PostgreSQL skip
     it('a refused fault never fires', async () => {
       await expectAlike(CONTROL_CASES[0]!);
       for (const store of stores) {
-        expect((await send(store, 'GET', `${RULES}/web`)).status).toBe(200);
+        expect((await call(store.url, 'GET', `${RULES}/web`, AS_CLIENT)).status).toBe(200);
       }
     });
   });
@@ -572,9 +574,9 @@ describe(`hostile text answers alike on every store${pgSkip ? ` (PostgreSQL skip
       Buffer.from('b"}'),
     ]);
     for (const store of stores) {
-      const res = await fetch(store.url + RULES, { method: 'POST', headers: HEADERS, body });
-      expect(res.status, `${store.name}: ${await res.text()}`).toBe(200);
-      const rule = JSON.parse((await send(store, 'GET', `${RULES}/fr`)).body);
+      const res = await call(store.url, 'POST', RULES, { ...AS_CLIENT, body });
+      expect(res.status, `${store.name}: ${res.text}`).toBe(200);
+      const rule = (await call(store.url, 'GET', `${RULES}/fr`, AS_CLIENT)).json;
       expect(rule.description, store.name).toBe('a\ufffdb');
     }
   });

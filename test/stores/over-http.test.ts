@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServiceModule } from '../support/bundle-service.js';
+import { call } from '../support/http-call.js';
 import { postgresSkipReason } from '../support/sql-databases.js';
 
 const work = mkdtempSync(join(tmpdir(), 'listkit-serve-'));
 const SECRETS = `stores-over-http-${randomBytes(12).toString('hex')}`;
 const REGION = '/compute/v1/projects/p/regions/us-east1';
-const AUTH = { authorization: 'Bearer x', 'content-type': 'application/json' };
 let cli: { file: string; dispose: () => void } | undefined;
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read loosely in assertions
 type Json = any;
@@ -52,21 +52,6 @@ function serve(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
     });
     child.on('exit', (code) => reject(Object.assign(new Error(printed), { code })));
   });
-}
-
-async function call(
-  url: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: Json }> {
-  const response = await fetch(url + path, {
-    method,
-    headers: AUTH,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : {} };
 }
 
 const rule = (name: string, port: number) => ({
@@ -124,7 +109,9 @@ describe.skipIf(pgSkip !== undefined)(
       const requestId = crypto.randomUUID();
       const answers = await Promise.all(
         [a, b, a, b].map((url) =>
-          call(url, 'POST', `${REGION}/forwardingRules?requestId=${requestId}`, rule('once', 81)),
+          call(url, 'POST', `${REGION}/forwardingRules?requestId=${requestId}`, {
+            body: rule('once', 81),
+          }),
         ),
       );
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
@@ -143,7 +130,9 @@ describe.skipIf(pgSkip !== undefined)(
     it('50 inserts of one name across both: 1 success and 49 conflicts', async () => {
       const answers = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          call(i % 2 ? a : b, 'POST', `${REGION}/forwardingRules`, rule('raced', 1000 + i)),
+          call(i % 2 ? a : b, 'POST', `${REGION}/forwardingRules`, {
+            body: rule('raced', 1000 + i),
+          }),
         ),
       );
       const statuses = answers.map((r) => r.status).sort();
@@ -156,7 +145,11 @@ describe.skipIf(pgSkip !== undefined)(
     it('a page token from one continues the listing on the other', async () => {
       for (let i = 0; i < 5; i++) {
         expect(
-          (await call(a, 'POST', `${REGION}/forwardingRules`, rule(`page-${i}`, 2000 + i))).status,
+          (
+            await call(a, 'POST', `${REGION}/forwardingRules`, {
+              body: rule(`page-${i}`, 2000 + i),
+            })
+          ).status,
         ).toBe(200);
       }
       const names = (page: Json) => page.json.items.map((r: { name: string }) => r.name);
@@ -196,7 +189,7 @@ describe('kill -9 of listkit serve --data-dir during a write burst', () => {
       kind: 'oneTimeProduct',
       purchaseTime: new Date().toISOString(),
     }));
-    expect((await call(url, 'POST', '/_listkit/seed', { orders })).status).toBe(200);
+    expect((await call(url, 'POST', '/_listkit/seed', { body: { orders } })).status).toBe(200);
     const acked = {
       rules: new Map<string, string>(),
       labels: new Map<string, string>(),
@@ -216,12 +209,9 @@ describe('kill -9 of listkit serve --data-dir during a write burst', () => {
     const writer = async (lane: number) => {
       for (let i = lane; !killed && i < 200; i += 4) {
         const name = `burst-${i}`;
-        const inserted = await call(
-          url,
-          'POST',
-          `${REGION}/forwardingRules`,
-          rule(name, 3000 + i),
-        ).catch(() => undefined);
+        const inserted = await call(url, 'POST', `${REGION}/forwardingRules`, {
+          body: rule(name, 3000 + i),
+        }).catch(() => undefined);
         if (!ok(`insert ${name}`, inserted, 200)) return;
         acked.rules.set(name, inserted.json.name);
         const got = await call(url, 'GET', `${REGION}/forwardingRules/${name}`).catch(
@@ -229,17 +219,14 @@ describe('kill -9 of listkit serve --data-dir during a write burst', () => {
         );
         if (!ok(`get ${name}`, got, 200)) return;
         const labelled = await call(url, 'POST', `${REGION}/forwardingRules/${name}/setLabels`, {
-          labels: { lane: String(lane) },
-          labelFingerprint: got.json.labelFingerprint,
+          body: { labels: { lane: String(lane) }, labelFingerprint: got.json.labelFingerprint },
         }).catch(() => undefined);
         if (!ok(`setLabels ${name}`, labelled, 200)) return;
         acked.labels.set(name, String(lane));
-        const refund = await fetch(
-          `${url}/androidpublisher/v3/applications/com.example.app/orders/GPA.${i}:refund`,
-          {
-            method: 'POST',
-            headers: { authorization: 'Bearer x' },
-          },
+        const refund = await call(
+          url,
+          'POST',
+          `/androidpublisher/v3/applications/com.example.app/orders/GPA.${i}:refund`,
         ).catch(() => undefined);
         if (!ok(`refund GPA.${i}`, refund, 204)) return;
         acked.refunds.add(`GPA.${i}`);
@@ -296,14 +283,15 @@ async function listWalk(url: string, path: string, pageSize: number): Promise<st
   const pages: string[] = [];
   let token = '';
   do {
-    const res = await fetch(
-      `${url}${path}?maxResults=${pageSize}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`,
-      { headers: { authorization: 'Bearer x', 'accept-encoding': 'identity' } },
+    const res = await call(
+      url,
+      'GET',
+      `${path}?maxResults=${pageSize}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`,
+      { headers: { 'accept-encoding': 'identity' } },
     );
-    const text = await res.text();
-    expect(res.status, text).toBe(200);
-    pages.push(text.replace(/"nextPageToken":"[^"]*",?/, ''));
-    token = JSON.parse(text).nextPageToken ?? '';
+    expect(res.status, res.text).toBe(200);
+    pages.push(res.text.replace(/"nextPageToken":"[^"]*",?/, ''));
+    token = res.json.nextPageToken ?? '';
   } while (token);
   return pages;
 }
@@ -350,9 +338,9 @@ describe('listkit serve --save-on-exit, then --from-snapshot: the same list walk
         region: 'us-east1',
         rule: { ...rule(`walk-${i}`, 100 + i), labels: { i: String(i % 7) } },
       }));
-      expect((await call(a.url, 'POST', '/_listkit/seed', { forwardingRules: rules })).status).toBe(
-        200,
-      );
+      expect(
+        (await call(a.url, 'POST', '/_listkit/seed', { body: { forwardingRules: rules } })).status,
+      ).toBe(200);
       const walk = async (url: string) => [
         ...(await listWalk(url, `${REGION}/forwardingRules`, 25)),
         ...(await listWalk(url, `${REGION}/operations`, 25)),

@@ -5,7 +5,7 @@
 // hence the long timeouts (no test asserts time).
 import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call } from '../../packages/service/test-support/http-call.js';
+import { call, caller } from '../support/http-call.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers of many shapes
 type Json = any;
@@ -58,11 +58,7 @@ async function listWalk(emulator: Emulator, path: string, pageSize: number): Pro
 describe('snapshots', () => {
   it('restore returns rules of both scopes, operations, orders, the clock, the policy and the faults', async () => {
     const emulator = await open({ seed });
-    const c = (method: string, path: string, body?: unknown) =>
-      call<Json>(emulator, method, path, {
-        headers: JSON_TYPE,
-        ...(body === undefined ? {} : { body }),
-      });
+    const c = caller<Json>(emulator, { headers: JSON_TYPE });
     expect((await c('POST', REGIONAL, { name: 'kept', target: POOL })).status).toBe(200);
     expect(
       (
@@ -127,11 +123,7 @@ describe('snapshots', () => {
 
   it('refuses what it cannot do, naming it', async () => {
     const emulator = await open({ snapshotLimits: { count: 2, bytes: 256 * 1024 } });
-    const c = (method: string, path: string, body?: unknown) =>
-      call<Json>(emulator, method, path, {
-        headers: JSON_TYPE,
-        ...(body === undefined ? {} : { body }),
-      });
+    const c = caller<Json>(emulator, { headers: JSON_TYPE });
     const refused = async (
       method: string,
       path: string,
@@ -203,7 +195,7 @@ describe('snapshots', () => {
       ['DELETE', '/_listkit/snapshots/s', undefined],
     ];
     for (const [method, path, body] of routes) {
-      const init = { headers: JSON_TYPE, ...(body === undefined ? {} : { body }) };
+      const init = { headers: JSON_TYPE, body };
       expect(
         (await call(emulator, method, path, { ...init, token: null })).status,
         `${method} ${path}`,

@@ -3,10 +3,10 @@
 // the one in use edited as listkit schema JSON.
 import type { Actions } from '../actions.js';
 import { byId, h, showError } from '../dom.js';
-import { renderFields } from '../fields-panel.js';
 import { protoMessageName, type SchemaOverrides, schemaTextKind } from '../schema-source.js';
 import type { Store } from '../store.js';
 import { announce } from '../ui.js';
+import { renderFields } from './fields-view.js';
 
 const list = (text: string) =>
   text

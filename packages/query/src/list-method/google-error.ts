@@ -1,5 +1,6 @@
 import type { ListInput, ListkitErrorCode, Problem } from '../errors.js';
 import { type ListStyle, styleOf } from './list-style.js';
+import { parameterName } from './parameter-names.js';
 import { ListParameterError } from './read-list-request.js';
 
 /**
@@ -101,57 +102,6 @@ export interface GoogleErrorOptions {
   domain?: string;
 }
 
-const FIELDS: Record<'json' | 'proto', Record<ListStyle, Record<ListInput, string>>> = {
-  json: {
-    aip: {
-      filter: 'filter',
-      orderBy: 'orderBy',
-      pageToken: 'pageToken',
-      pageSize: 'pageSize',
-      parent: 'parent',
-      resource: 'resource',
-      fields: 'fields',
-      readMask: 'readMask',
-      skip: 'skip',
-    },
-    compute: {
-      filter: 'filter',
-      orderBy: 'orderBy',
-      pageToken: 'pageToken',
-      pageSize: 'maxResults',
-      parent: 'parent',
-      resource: 'resource',
-      fields: 'fields',
-      readMask: 'readMask',
-      skip: 'skip',
-    },
-  },
-  proto: {
-    aip: {
-      filter: 'filter',
-      orderBy: 'order_by',
-      pageToken: 'page_token',
-      pageSize: 'page_size',
-      parent: 'parent',
-      resource: 'resource',
-      fields: 'fields',
-      readMask: 'read_mask',
-      skip: 'skip',
-    },
-    compute: {
-      filter: 'filter',
-      orderBy: 'order_by',
-      pageToken: 'page_token',
-      pageSize: 'max_results',
-      parent: 'parent',
-      resource: 'resource',
-      fields: 'fields',
-      readMask: 'read_mask',
-      skip: 'skip',
-    },
-  },
-};
-
 const STATUS: Record<GoogleStatus, { http: number; grpc: number }> = {
   INVALID_ARGUMENT: { http: 400, grpc: 3 },
   DEADLINE_EXCEEDED: { http: 504, grpc: 4 },
@@ -230,11 +180,12 @@ const upper = (code: string) => code.toUpperCase();
  */
 export function toGoogleError(error: unknown, options: GoogleErrorOptions = {}): GoogleError {
   const domain = options.domain ?? 'listkit';
-  const fields = FIELDS[options.fieldNames ?? 'json'][styleOf(options)];
+  const style = styleOf(options);
+  const fieldOf = (input: ListInput) => parameterName(input, style, options.fieldNames ?? 'json');
   if (isListkitError(error)) {
     const problems = error.problems.length > 0 ? error.problems : [];
     const first = problems[0];
-    const field = first ? fields[first.input] : 'filter';
+    const field = first ? fieldOf(first.input) : 'filter';
     const info: ErrorInfoDetail = {
       '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
       reason: upper(error.code),
@@ -245,7 +196,7 @@ export function toGoogleError(error: unknown, options: GoogleErrorOptions = {}):
       return answer('DEADLINE_EXCEEDED', `The list query timed out: ${error.message}`, [info]);
     }
     const violations = problems.map((p) => ({
-      field: fields[p.input],
+      field: fieldOf(p.input),
       description:
         p.input === 'filter' ||
         p.input === 'orderBy' ||

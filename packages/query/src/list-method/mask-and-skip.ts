@@ -7,6 +7,7 @@ import {
 import type { ListPage, ListRequest } from '../list/collection.js';
 import type { ResourceSchema } from '../schema/field-type.js';
 import type { ListStyle } from './list-style.js';
+import { parameterNames } from './parameter-names.js';
 
 // The parts of a list request beyond filter, orderBy and paging: AIP-158's `skip`, AIP-157's
 // `read_mask` (relative to each resource) and the `fields` system parameter (relative to the
@@ -31,15 +32,10 @@ export interface MaskAndSkipOptions {
 }
 
 /** The names each extra is read under, per style (Compute Engine has no skip or read mask). */
+// Named by the one rule (`parameter-names.ts`); `$fields` is the system parameter's other name.
 const EXTRA_NAMES: Record<ListStyle, Record<string, 'skip' | 'readMask' | 'fields'>> = {
-  aip: {
-    skip: 'skip',
-    read_mask: 'readMask',
-    readMask: 'readMask',
-    fields: 'fields',
-    $fields: 'fields',
-  },
-  compute: { fields: 'fields', $fields: 'fields' },
+  aip: { ...parameterNames('aip', ['skip', 'readMask', 'fields']), $fields: 'fields' },
+  compute: { ...parameterNames('compute', ['fields']), $fields: 'fields' },
 };
 
 /**
@@ -47,7 +43,7 @@ const EXTRA_NAMES: Record<ListStyle, Record<string, 'skip' | 'readMask' | 'field
  *
  * @example
  * ```ts
- * extraParameterNames('aip'); // ['skip', 'read_mask', 'readMask', 'fields', '$fields']
+ * extraParameterNames('aip'); // ['skip', 'readMask', 'read_mask', 'fields', '$fields']
  * ```
  */
 export function extraParameterNames(style: ListStyle): string[] {

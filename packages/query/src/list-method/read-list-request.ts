@@ -7,6 +7,7 @@ import {
   type MaskAndSkipOptions,
   readListExtras,
 } from './mask-and-skip.js';
+import { parameterNames } from './parameter-names.js';
 
 /**
  * Options of {@link readListRequest}.
@@ -99,25 +100,10 @@ export class ListParameterError extends Error {
  */
 export type ListRequestSource = URLSearchParams | object;
 
+/** The request parameters a list reads, named by the one rule (`parameter-names.ts`). */
 const NAMES: Record<ListStyle, Record<string, ListInput>> = {
-  aip: {
-    filter: 'filter',
-    orderBy: 'orderBy',
-    order_by: 'orderBy',
-    pageToken: 'pageToken',
-    page_token: 'pageToken',
-    pageSize: 'pageSize',
-    page_size: 'pageSize',
-  },
-  compute: {
-    filter: 'filter',
-    orderBy: 'orderBy',
-    order_by: 'orderBy',
-    pageToken: 'pageToken',
-    page_token: 'pageToken',
-    maxResults: 'pageSize',
-    max_results: 'pageSize',
-  },
+  aip: parameterNames('aip', ['filter', 'orderBy', 'pageToken', 'pageSize']),
+  compute: parameterNames('compute', ['filter', 'orderBy', 'pageToken', 'pageSize']),
 };
 
 const PAGE_SIZES: Record<ListStyle, { default: number; max: number }> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../../test-support/http-call.js';
+import { call } from '../../../../test/support/http-call.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
 import type { TokenGrant } from './auth.js';
 

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call as callEmulator } from '../../test-support/http-call.js';
+import { call } from '../../../../test/support/http-call.js';
 import type { AuthConfig } from '../auth/auth.js';
 import { createEmulator, type Emulator } from '../emulator.js';
 import { hostAllowed, isLoopback } from '../http/host-check.js';
@@ -10,23 +10,15 @@ import { hostAllowed, isLoopback } from '../http/host-check.js';
 const RULES = '/compute/v1/projects/p/regions/r/forwardingRules';
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-/** A request with exactly the headers given (no default token or content type). */
-const call = (
-  emulator: Emulator,
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-  body?: string,
-) => callEmulator(emulator, method, path, { token: null, headers, body, bareHeaders: true });
+/** Every request here carries exactly the headers given: no default token or content type. */
+const BARE = { bareHeaders: true };
 
 const insertRule = (emulator: Emulator, token = 'api-token') =>
-  call(
-    emulator,
-    'POST',
-    RULES,
-    { authorization: `Bearer ${token}`, ...JSON_TYPE },
-    JSON.stringify({ name: 'fr-1', IPProtocol: 'TCP', loadBalancingScheme: 'EXTERNAL' }),
-  );
+  call(emulator, 'POST', RULES, {
+    ...BARE,
+    headers: { authorization: `Bearer ${token}`, ...JSON_TYPE },
+    body: JSON.stringify({ name: 'fr-1', IPProtocol: 'TCP', loadBalancingScheme: 'EXTERNAL' }),
+  });
 const ruleCount = async (emulator: Emulator) => (await emulator.state.forwardingRules.all()).length;
 
 describe('control plane bodies: application/json only, in every mode', () => {
@@ -38,7 +30,7 @@ describe('control plane bodies: application/json only, in every mode', () => {
   ])('POST /reset with %s is 415 and wipes nothing', async (_, headers, body) => {
     const emulator = await createEmulator();
     await insertRule(emulator);
-    const res = await call(emulator, 'POST', '/_listkit/reset', headers, body);
+    const res = await call(emulator, 'POST', '/_listkit/reset', { ...BARE, headers, body });
     expect(res.status).toBe(415);
     expect(res.json.error.message).toContain('application/json');
     expect(await ruleCount(emulator)).toBe(1);
@@ -50,23 +42,35 @@ describe('control plane bodies: application/json only, in every mode', () => {
     const seed = JSON.stringify({
       forwardingRules: [{ project: 'q', region: 'r', rule: { name: 'x' } }],
     });
-    expect((await call(emulator, 'POST', '/_listkit/seed', plain, seed)).status).toBe(415);
     expect(
-      (await call(emulator, 'POST', '/_listkit/faults', plain, '{"method":"*","status":503}'))
+      (await call(emulator, 'POST', '/_listkit/seed', { ...BARE, headers: plain, body: seed }))
         .status,
     ).toBe(415);
     expect(
-      (await call(emulator, 'POST', '/_listkit/clock', plain, '{"advance":"10s"}')).status,
+      (
+        await call(emulator, 'POST', '/_listkit/faults', {
+          ...BARE,
+          headers: plain,
+          body: '{"method":"*","status":503}',
+        })
+      ).status,
     ).toBe(415);
     expect(
       (
-        await call(
-          emulator,
-          'PUT',
-          '/_listkit/operations/policy',
-          plain,
-          '{"mode":"polls","polls":3}',
-        )
+        await call(emulator, 'POST', '/_listkit/clock', {
+          ...BARE,
+          headers: plain,
+          body: '{"advance":"10s"}',
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (
+        await call(emulator, 'PUT', '/_listkit/operations/policy', {
+          ...BARE,
+          headers: plain,
+          body: '{"mode":"polls","polls":3}',
+        })
       ).status,
     ).toBe(415);
     expect(await ruleCount(emulator)).toBe(0);
@@ -77,9 +81,10 @@ describe('control plane bodies: application/json only, in every mode', () => {
   it('accepts application/json with parameters, and reads without a Content-Type', async () => {
     const emulator = await createEmulator();
     await insertRule(emulator);
-    expect((await call(emulator, 'GET', '/_listkit/state')).status).toBe(200);
+    expect((await call(emulator, 'GET', '/_listkit/state', BARE)).status).toBe(200);
     const res = await call(emulator, 'POST', '/_listkit/reset', {
-      'content-type': 'Application/JSON; charset=utf-8',
+      ...BARE,
+      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
     });
     expect(res.status).toBe(200);
     expect(await ruleCount(emulator)).toBe(0);
@@ -110,14 +115,14 @@ describe('the control token', () => {
       ['POST', '/_listkit/faults'],
     ] as const) {
       const res = await call(emulator, method, path, {
-        authorization: 'Bearer api-token',
-        ...JSON_TYPE,
+        ...BARE,
+        headers: { authorization: 'Bearer api-token', ...JSON_TYPE },
       });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.json.error.message).toContain('controlToken');
     }
     expect(await ruleCount(emulator)).toBe(1);
-    expect((await call(emulator, 'GET', '/_listkit/health')).status).toBe(200);
+    expect((await call(emulator, 'GET', '/_listkit/health', BARE)).status).toBe(200);
   });
 
   it('strict mode with a control token: only that token opens it, not an API token', async () => {
@@ -125,17 +130,26 @@ describe('the control token', () => {
     await insertRule(emulator);
     for (const authorization of [undefined, 'Bearer api-token', 'Bearer ctl-secret', 'Basic x']) {
       const headers: Record<string, string> = authorization ? { authorization } : {};
-      expect((await call(emulator, 'GET', '/_listkit/state', headers)).status).toBe(401);
+      expect((await call(emulator, 'GET', '/_listkit/state', { ...BARE, headers })).status).toBe(
+        401,
+      );
       expect(
-        (await call(emulator, 'POST', '/_listkit/reset', { ...headers, ...JSON_TYPE })).status,
+        (
+          await call(emulator, 'POST', '/_listkit/reset', {
+            ...BARE,
+            headers: { ...headers, ...JSON_TYPE },
+          })
+        ).status,
       ).toBe(401);
     }
     expect(await ruleCount(emulator)).toBe(1);
     const control = { authorization: 'Bearer ctl-secret-0123456789', ...JSON_TYPE };
-    const state = await call(emulator, 'GET', '/_listkit/state', control);
+    const state = await call(emulator, 'GET', '/_listkit/state', { ...BARE, headers: control });
     expect(state.status).toBe(200);
     expect(state.json.forwardingRules).toHaveLength(1);
-    expect((await call(emulator, 'POST', '/_listkit/reset', control)).status).toBe(200);
+    expect(
+      (await call(emulator, 'POST', '/_listkit/reset', { ...BARE, headers: control })).status,
+    ).toBe(200);
     expect(await ruleCount(emulator)).toBe(0);
     // The control token is no API credential.
     expect((await insertRule(emulator, 'ctl-secret-0123456789')).status).toBe(401);
@@ -143,12 +157,15 @@ describe('the control token', () => {
 
   it('open mode stays open unless a control token is configured', async () => {
     const open = await createEmulator();
-    expect((await call(open, 'GET', '/_listkit/state')).status).toBe(200);
+    expect((await call(open, 'GET', '/_listkit/state', BARE)).status).toBe(200);
     const guarded = await createEmulator({
       auth: { mode: 'open', controlToken: 'ctl-0123456789abcdef' },
     });
-    expect((await call(guarded, 'GET', '/_listkit/state')).status).toBe(401);
-    expect((await call(guarded, 'GET', RULES, { authorization: 'Bearer any' })).status).toBe(200);
+    expect((await call(guarded, 'GET', '/_listkit/state', BARE)).status).toBe(401);
+    expect(
+      (await call(guarded, 'GET', RULES, { ...BARE, headers: { authorization: 'Bearer any' } }))
+        .status,
+    ).toBe(200);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call as send } from '../../test-support/http-call.js';
+import { caller } from '../../../../test/support/http-call.js';
 import type { TokenGrant } from '../auth/auth.js';
 import { createEmulator } from '../emulator.js';
 
@@ -38,9 +38,9 @@ const TOKENS: Record<string, TokenGrant> = {
 
 async function setUp() {
   const emulator = await createEmulator({ auth: { mode: 'strict', tokens: TOKENS } });
-  const call = (token: string, method: string, url: string, body: unknown) =>
-    send<Json>(emulator, method, url, { token, body });
-  return { call };
+  // One caller per token: `onlyA` has rights in proj-a only, `aAndUseInB` may also use proj-b's.
+  const as = (token: string) => caller<Json>(emulator, { token });
+  return { onlyA: as('onlyA'), aAndUseInB: as('aAndUseInB') };
 }
 
 const internal = {
@@ -72,14 +72,14 @@ describe('references into another project', () => {
   it.each(CASES)(
     'a %s in proj-b needs its .use permission in proj-b (403 naming it)',
     async (_field, fields, permission) => {
-      const { call } = await setUp();
-      const denied = await call('onlyA', 'POST', RULES, { name: 'fr', ...fields });
+      const { onlyA, aAndUseInB } = await setUp();
+      const denied = await onlyA('POST', RULES, { name: 'fr', ...fields });
       expect(denied.status, JSON.stringify(denied.json)).toBe(403);
       const message = (denied.json.error as { message: string }).message;
       expect(message).toContain(`'${permission}'`);
       expect(message).toContain("'projects/proj-b/");
-      expect((await call('onlyA', 'GET', `${RULES}/fr`, undefined)).status).toBe(404);
-      const allowed = await call('aAndUseInB', 'POST', RULES, { name: 'fr', ...fields });
+      expect((await onlyA('GET', `${RULES}/fr`)).status).toBe(404);
+      const allowed = await aAndUseInB('POST', RULES, { name: 'fr', ...fields });
       expect(allowed.status, JSON.stringify(allowed.json)).toBe(200);
     },
   );
@@ -91,8 +91,8 @@ describe('references into another project', () => {
       const [field, value] = Object.entries(fields).at(-1) as [string, string];
       const path = value.replace(/^https:\/\/[^/]+\/compute\/v1\//, '');
       const disguised = `https://evil.example/projects/proj-a/x/compute/v1/${path}`;
-      const { call } = await setUp();
-      const denied = await call('onlyA', 'POST', RULES, {
+      const { onlyA } = await setUp();
+      const denied = await onlyA('POST', RULES, {
         name: 'fr',
         ...fields,
         [field]: disguised,
@@ -103,8 +103,8 @@ describe('references into another project', () => {
   );
 
   it('references inside the rule project need no extra permission for target and backendService', async () => {
-    const { call } = await setUp();
-    const res = await call('onlyA', 'POST', RULES, {
+    const { onlyA } = await setUp();
+    const res = await onlyA('POST', RULES, {
       name: 'fr',
       target: 'regions/us-central1/targetPools/tp',
     });
@@ -112,8 +112,8 @@ describe('references into another project', () => {
   });
 
   it('a Private Service Connect rule may name a service attachment of another project', async () => {
-    const { call } = await setUp();
-    const res = await call('onlyA', 'POST', RULES, {
+    const { onlyA } = await setUp();
+    const res = await onlyA('POST', RULES, {
       name: 'psc',
       target: `${B}/serviceAttachments/sa`,
       network: 'global/networks/default',
@@ -122,21 +122,21 @@ describe('references into another project', () => {
   });
 
   it('a patch that moves the target into another project needs the permission there', async () => {
-    const { call } = await setUp();
+    const { onlyA, aAndUseInB } = await setUp();
     expect(
       (
-        await call('onlyA', 'POST', RULES, {
+        await onlyA('POST', RULES, {
           name: 'fr',
           target: 'regions/us-central1/targetPools/tp',
         })
       ).status,
     ).toBe(200);
-    const denied = await call('onlyA', 'PATCH', `${RULES}/fr`, { target: `${B}/targetPools/tp` });
+    const denied = await onlyA('PATCH', `${RULES}/fr`, { target: `${B}/targetPools/tp` });
     expect(denied.status).toBe(403);
-    const rule = (await call('onlyA', 'GET', `${RULES}/fr`, undefined)).json;
+    const rule = (await onlyA('GET', `${RULES}/fr`)).json;
     expect(rule.target).toContain('proj-a');
     expect(
-      (await call('aAndUseInB', 'PATCH', `${RULES}/fr`, { target: `${B}/targetPools/tp` })).status,
+      (await aAndUseInB('PATCH', `${RULES}/fr`, { target: `${B}/targetPools/tp` })).status,
     ).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../../test-support/http-call.js';
+import { call, caller } from '../../../../test/support/http-call.js';
 import { createEmulator, type Emulator } from '../emulator.js';
 import { EMPTY_LABELS_FINGERPRINT } from './fingerprint.js';
 import { MIGRATION_TRANSITIONS, type MigrationState } from './migration-state-machine.js';
@@ -9,10 +9,7 @@ type Json = Record<string, unknown>;
 
 async function setUp(rule: Json = {}) {
   const emulator = await createEmulator();
-  const send = async (method: string, url: string, body?: Json) => {
-    const res = await call<Json>(emulator, method, url, { body });
-    return { status: res.status, body: res.json };
-  };
+  const send = caller<Json>(emulator);
   const created = await send('POST', BASE, {
     name: 'fr-1',
     IPProtocol: 'TCP',
@@ -20,10 +17,10 @@ async function setUp(rule: Json = {}) {
     ...rule,
   });
   expect(created.status).toBe(200);
-  const get = async () => (await send('GET', `${BASE}/fr-1`)).body;
+  const get = async () => (await send('GET', `${BASE}/fr-1`)).json;
   const patch = (body: Json) => send('PATCH', `${BASE}/fr-1`, body);
   const setLabels = (body: Json) => send('POST', `${BASE}/fr-1/setLabels`, body);
-  return { emulator, call, get, patch, setLabels };
+  return { emulator, get, patch, setLabels };
 }
 
 const reasonOf = (body: Json) => (body.error as { errors: { reason: string }[] }).errors[0]?.reason;
@@ -40,7 +37,7 @@ describe('setLabels', () => {
       labelFingerprint: before.labelFingerprint,
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+    expect(res.json).toMatchObject({
       kind: 'compute#operation',
       operationType: 'setLabels',
       status: 'DONE',
@@ -93,24 +90,15 @@ describe('setLabels', () => {
     const before = await get();
     const res = await setLabels(body);
     expect(res.status).toBe(status);
-    expect(reasonOf(res.body)).toBe(reason);
+    expect(reasonOf(res.json)).toBe(reason);
     expect(await get()).toEqual(before);
   });
 
   it('lets exactly one of concurrent setLabels with the same fingerprint win', async () => {
-    const { emulator, get } = await setUp();
+    const { get, setLabels } = await setUp();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        emulator.fetch(
-          new Request(`${BASE}/fr-1/setLabels`, {
-            method: 'POST',
-            headers: { authorization: 'Bearer t' },
-            body: JSON.stringify({
-              labels: { n: String(i) },
-              labelFingerprint: EMPTY_LABELS_FINGERPRINT,
-            }),
-          }),
-        ),
+        setLabels({ labels: { n: String(i) }, labelFingerprint: EMPTY_LABELS_FINGERPRINT }),
       ),
     );
     const statuses = results.map((r) => r.status);
@@ -129,7 +117,7 @@ describe('patch', () => {
     const before = await get();
     const res = await patch({ allowGlobalAccess: false, fingerprint: before.fingerprint });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ operationType: 'patch', status: 'RUNNING', progress: 0 });
+    expect(res.json).toMatchObject({ operationType: 'patch', status: 'RUNNING', progress: 0 });
     const after = await get();
     expect(after.allowGlobalAccess).toBeUndefined(); // false is omitted, as the real API does
     expect(after.fingerprint).not.toBe(before.fingerprint);
@@ -146,23 +134,15 @@ describe('patch', () => {
     const before = await get();
     const res = await patch({ description: 'x', fingerprint: 'AAAAAAAAAAA=' });
     expect(res.status).toBe(412);
-    expect(reasonOf(res.body)).toBe('conditionNotMet');
+    expect(reasonOf(res.json)).toBe('conditionNotMet');
     expect(await get()).toEqual(before);
   });
 
   it('lets exactly one of concurrent patches with the same fingerprint win', async () => {
-    const { emulator, get } = await setUp();
+    const { get, patch } = await setUp();
     const { fingerprint } = await get();
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        emulator.fetch(
-          new Request(`${BASE}/fr-1`, {
-            method: 'PATCH',
-            headers: { authorization: 'Bearer t' },
-            body: JSON.stringify({ description: `writer ${i}`, fingerprint }),
-          }),
-        ),
-      ),
+      Array.from({ length: 20 }, (_, i) => patch({ description: `writer ${i}`, fingerprint })),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
@@ -182,7 +162,7 @@ describe('patch', () => {
     const before = await get();
     const res = await patch(body);
     expect(res.status).toBe(400);
-    expect(messageOf(res.body)).toContain(field);
+    expect(messageOf(res.json)).toContain(field);
     expect(await get()).toEqual(before);
   });
 
@@ -216,7 +196,7 @@ describe('patch', () => {
     const before = await get();
     const res = await patch(body);
     expect(res.status).toBe(400);
-    expect(messageOf(res.body)).toContain(field);
+    expect(messageOf(res.json)).toContain(field);
     expect(await get()).toEqual(before);
   });
 
@@ -277,7 +257,7 @@ describe('the migration state machine', () => {
       expect((await get()).externalManagedBackendBucketMigrationState).toBe(to);
     } else {
       expect(res.status).toBe(400);
-      expect(messageOf(res.body)).toContain(`from ${from} to ${to}`);
+      expect(messageOf(res.json)).toContain(`from ${from} to ${to}`);
       expect(await get()).toEqual(before);
     }
   });
@@ -291,7 +271,7 @@ describe('the migration state machine', () => {
     const { patch } = await setUp({ loadBalancingScheme: 'INTERNAL' });
     const res = await patch({ externalManagedBackendBucketMigrationState: 'PREPARE' });
     expect(res.status).toBe(400);
-    expect(messageOf(res.body)).toContain('EXTERNAL');
+    expect(messageOf(res.json)).toContain('EXTERNAL');
   });
 
   it.each([
@@ -312,7 +292,7 @@ describe('the migration state machine', () => {
     const { patch } = await ruleIn('PREPARE');
     const res = await patch({ externalManagedBackendBucketMigrationTestingPercentage: 10 });
     expect(res.status).toBe(400);
-    expect(messageOf(res.body)).toContain('only with the migration state TEST_BY_PERCENTAGE');
+    expect(messageOf(res.json)).toContain('only with the migration state TEST_BY_PERCENTAGE');
   });
 
   it('clears the percentage when leaving TEST_BY_PERCENTAGE', async () => {
@@ -327,7 +307,7 @@ describe('the migration state machine', () => {
       const { patch } = await ruleIn(state);
       const res = await patch({ loadBalancingScheme: 'EXTERNAL_MANAGED' });
       expect(res.status).toBe(400);
-      expect(messageOf(res.body)).toContain('only in migration state TEST_ALL_TRAFFIC');
+      expect(messageOf(res.json)).toContain('only in migration state TEST_ALL_TRAFFIC');
     },
   );
 
@@ -340,7 +320,7 @@ describe('the migration state machine', () => {
     });
     const bare = await patch({ loadBalancingScheme: 'EXTERNAL' });
     expect(bare.status).toBe(400);
-    expect(messageOf(bare.body)).toContain('TEST_ALL_TRAFFIC in the same request');
+    expect(messageOf(bare.json)).toContain('TEST_ALL_TRAFFIC in the same request');
     const rollback = await patch({
       loadBalancingScheme: 'EXTERNAL',
       externalManagedBackendBucketMigrationState: 'TEST_ALL_TRAFFIC',
@@ -353,7 +333,7 @@ describe('the migration state machine', () => {
     const { patch } = await setUp({ loadBalancingScheme: 'EXTERNAL' });
     const res = await patch({ loadBalancingScheme: 'INTERNAL' });
     expect(res.status).toBe(400);
-    expect(messageOf(res.body)).toContain('cannot change from EXTERNAL to INTERNAL');
+    expect(messageOf(res.json)).toContain('cannot change from EXTERNAL to INTERNAL');
   });
 });
 
@@ -366,34 +346,29 @@ describe('the aggregated list', () => {
       ['europe-west1', 'web-1'],
       ['asia-east1', 'db-1'],
     ] as const) {
-      await emulator.fetch(
-        new Request(`http://emulator/compute/v1/projects/p/regions/${region}/forwardingRules`, {
-          method: 'POST',
-          headers: { authorization: 'Bearer t' },
-          body: JSON.stringify({ name }),
-        }),
-      );
+      await call(emulator, 'POST', `/compute/v1/projects/p/regions/${region}/forwardingRules`, {
+        token: 't',
+        body: { name },
+      });
     }
     return emulator;
   }
-  const aggregated = async (emulator: Emulator, query: string, project = 'p') => {
-    const res = await emulator.fetch(
-      new Request(
-        `http://emulator/compute/v1/projects/${project}/aggregated/forwardingRules${query}`,
-        {
-          headers: { authorization: 'Bearer t' },
-        },
-      ),
+  const aggregated = (emulator: Emulator, query: string, project = 'p') =>
+    call<Json>(
+      emulator,
+      'GET',
+      `/compute/v1/projects/${project}/aggregated/forwardingRules${query}`,
+      {
+        token: 't',
+      },
     );
-    return { status: res.status, body: (await res.json()) as Json };
-  };
   const names = (body: Json) =>
     Object.entries(body.items as Record<string, { forwardingRules: Json[] }>).flatMap(
       ([scope, group]) => group.forwardingRules.map((r) => `${scope}/${r.name}`),
     );
 
   it('groups rules by region, in region then name order', async () => {
-    const { status, body } = await aggregated(
+    const { status, json: body } = await aggregated(
       await seeded(),
       '?includeAllScopes=True&returnPartialSuccess=True',
     );
@@ -411,47 +386,48 @@ describe('the aggregated list', () => {
     const emulator = await seeded();
     expect(
       names(
-        (await aggregated(emulator, '?filter=name%20%3D%20web-*&returnPartialSuccess=true')).body,
+        (await aggregated(emulator, '?filter=name%20%3D%20web-*&returnPartialSuccess=true')).json,
       ),
     ).toEqual(['regions/europe-west1/web-1', 'regions/us-central1/web-1']);
     const first = await aggregated(emulator, '?maxResults=3&orderBy=name');
-    expect(names(first.body)).toEqual([
+    expect(names(first.json)).toEqual([
       'regions/us-central1/api-1',
       'regions/asia-east1/db-1',
       'regions/europe-west1/web-1',
     ]);
     const second = await aggregated(
       emulator,
-      `?maxResults=3&orderBy=name&pageToken=${first.body.nextPageToken}`,
+      `?maxResults=3&orderBy=name&pageToken=${first.json.nextPageToken}`,
     );
-    expect(names(second.body)).toEqual(['regions/us-central1/web-1']);
-    expect(second.body.nextPageToken).toBeUndefined();
+    expect(names(second.json)).toEqual(['regions/us-central1/web-1']);
+    expect(second.json.nextPageToken).toBeUndefined();
   });
 
   it('never shows another project', async () => {
-    expect((await aggregated(await seeded(), '', 'other')).body.items).toEqual({});
+    expect((await aggregated(await seeded(), '', 'other')).json.items).toEqual({});
   });
 
   it('follows deletes and patches', async () => {
     const emulator = await seeded();
-    await emulator.fetch(
-      new Request(
-        'http://emulator/compute/v1/projects/p/regions/us-central1/forwardingRules/web-1',
-        {
-          method: 'DELETE',
-          headers: { authorization: 'Bearer t' },
-        },
-      ),
+    await call(
+      emulator,
+      'DELETE',
+      '/compute/v1/projects/p/regions/us-central1/forwardingRules/web-1',
+      {
+        token: 't',
+      },
     );
-    await emulator.fetch(
-      new Request('http://emulator/compute/v1/projects/p/regions/asia-east1/forwardingRules/db-1', {
-        method: 'PATCH',
-        headers: { authorization: 'Bearer t' },
-        body: JSON.stringify({ description: 'patched' }),
-      }),
+    await call(
+      emulator,
+      'PATCH',
+      '/compute/v1/projects/p/regions/asia-east1/forwardingRules/db-1',
+      {
+        token: 't',
+        body: { description: 'patched' },
+      },
     );
-    const { body } = await aggregated(emulator, '?filter=description%3Apatched');
+    const { json: body } = await aggregated(emulator, '?filter=description%3Apatched');
     expect(names(body)).toEqual(['regions/asia-east1/db-1']);
-    expect(names((await aggregated(emulator, '')).body)).toHaveLength(3);
+    expect(names((await aggregated(emulator, '')).json)).toHaveLength(3);
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../test-support/http-call.js';
+import { call } from '../../../../test/support/http-call.js';
 import { createEmulator, type Emulator } from '../emulator.js';
 import { EMPTY_LABELS_FINGERPRINT } from './fingerprint.js';
 import { FORWARDING_RULE_ENUMS } from './forwarding-rule-schema.js';

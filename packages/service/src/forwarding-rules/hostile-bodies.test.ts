@@ -1,4 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CallResult, caller } from '../../../../test/support/http-call.js';
 import { createEmulator, type Emulator } from '../emulator.js';
 
 // Bodies a hostile or buggy client sends: values nested 10,000 deep, values of the wrong type,
@@ -16,17 +17,8 @@ beforeAll(async () => {
 });
 beforeEach(() => emulator.reset());
 
-async function send(method: string, url: string, text: string) {
-  const res = await emulator.fetch(
-    new Request(url, {
-      method,
-      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
-      ...(method === 'GET' ? {} : { body: text }),
-    }),
-  );
-  const body = await res.text();
-  return { status: res.status, size: body.length, json: JSON.parse(body) as Json };
-}
+/** Sends a body text exactly as given, labelled application/json. */
+const send = caller<Json>(() => emulator, { token: 't' });
 const insertText = (text: string) => send('POST', RULES, text);
 const patchText = (text: string) => send('PATCH', `${RULES}/fr`, text);
 const create = async () => {
@@ -35,12 +27,12 @@ const create = async () => {
 };
 const errorOf = (json: Json) => json.error as { message: string; errors: Json[] };
 
-function expectShort400(res: { status: number; size: number; json: Json }, field: string) {
+function expectShort400(res: CallResult<Json>, field: string) {
   expect(res.status, JSON.stringify(res.json).slice(0, 300)).toBe(400);
   const error = errorOf(res.json);
   expect(error.message).toContain(`resource.${field}`);
   expect(error.message).not.toContain('Maximum call stack');
-  expect(res.size).toBeLessThan(1000);
+  expect(res.text.length).toBeLessThan(1000);
 }
 
 describe('values nested 10,000 deep', () => {
@@ -56,10 +48,10 @@ describe('values nested 10,000 deep', () => {
     'patch: a deep array in %s is a short 400 and changes nothing',
     async (field) => {
       await create();
-      const before = await send('GET', `${RULES}/fr`, '');
+      const before = await send('GET', `${RULES}/fr`);
       const res = await patchText(`{"${field}":${DEEP}}`);
       expectShort400(res, field);
-      expect((await send('GET', `${RULES}/fr`, '')).json).toEqual(before.json);
+      expect((await send('GET', `${RULES}/fr`)).json).toEqual(before.json);
     },
   );
 
@@ -78,11 +70,11 @@ describe('labels of the wrong type in a patch', () => {
     await create();
     const onInsert = await insertText(`{"name":"other","target":"${TARGET}","labels":${labels}}`);
     expect(onInsert.status).toBe(400);
-    const before = await send('GET', `${RULES}/fr`, '');
+    const before = await send('GET', `${RULES}/fr`);
     const res = await patchText(`{"labels":${labels}}`);
     expect(res.status).toBe(400);
     expect(errorOf(res.json).errors[0]!.location).toBe(errorOf(onInsert.json).errors[0]!.location);
-    expect((await send('GET', `${RULES}/fr`, '')).json).toEqual(before.json);
+    expect((await send('GET', `${RULES}/fr`)).json).toEqual(before.json);
   });
 
   it('labels that break the label rules are 400 in a patch as on insert', async () => {
@@ -160,21 +152,20 @@ describe('free text has a bounded length', () => {
       const value = field === 'sourceIpRanges' ? [MB] : MB;
       const res = await patchText(JSON.stringify({ [field]: value }));
       expect(res.status).toBe(400);
-      expect(res.size).toBeLessThan(1000);
+      expect(res.text.length).toBeLessThan(1000);
     },
   );
 });
 
 describe('setLabels bodies', () => {
   const setLabels = (text: string) => send('POST', `${RULES}/fr/setLabels`, text);
-  const fingerprint = async () =>
-    String((await send('GET', `${RULES}/fr`, '')).json.labelFingerprint);
+  const fingerprint = async () => String((await send('GET', `${RULES}/fr`)).json.labelFingerprint);
 
   it('a stale labelFingerprint of a megabyte is a short 412 (it was quoted whole: 2 MB)', async () => {
     await create();
     const res = await setLabels(JSON.stringify({ labels: {}, labelFingerprint: 'a'.repeat(1e6) }));
     expect(res.status).toBe(412);
-    expect(res.size).toBeLessThan(1000);
+    expect(res.text.length).toBeLessThan(1000);
   });
 
   it.each([
@@ -190,7 +181,7 @@ describe('setLabels bodies', () => {
       const res = await setLabels(`{"${field}":${value}}`);
       expect(res.status, JSON.stringify(res.json).slice(0, 300)).toBe(400);
       expect(errorOf(res.json).message).toContain(field);
-      expect(res.size).toBeLessThan(1000);
+      expect(res.text.length).toBeLessThan(1000);
       expect(await fingerprint()).toBe(before);
     },
   );

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call as send } from '../../test-support/http-call.js';
+import { caller } from '../../../../test/support/http-call.js';
 import { createEmulator, type Emulator } from '../emulator.js';
 import { EMPTY_LABELS_FINGERPRINT } from './fingerprint.js';
 
@@ -39,8 +39,7 @@ beforeAll(async () => {
 });
 beforeEach(() => emulator.reset());
 
-const call = (method: string, url: string, body: unknown) =>
-  send<Json>(emulator, method, url, { token: 't', body });
+const call = caller<Json>(() => emulator, { token: 't' });
 
 describe('the label rule, on insert and on setLabels', () => {
   it.each(TABLE)('%s', async (_what, labels, accepted) => {

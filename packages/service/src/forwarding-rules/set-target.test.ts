@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call as send } from '../../test-support/http-call.js';
+import { caller } from '../../../../test/support/http-call.js';
 import type { TokenGrant } from '../auth/auth.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
 
@@ -13,9 +13,7 @@ const REQUEST_ID = '123e4567-e89b-12d3-a456-426614174000';
 
 async function setUp(options: EmulatorOptions = {}, token = 't') {
   const emulator = await createEmulator(options);
-  const call = (method: string, url: string, body?: unknown) =>
-    send<Json>(emulator, method, url, { token, body });
-  return { emulator, call };
+  return { emulator, call: caller<Json>(emulator, { token }) };
 }
 
 async function withRule(options: EmulatorOptions = {}, token = 't') {

@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call } from '../../test-support/http-call.js';
+import { call } from '../../../../test/support/http-call.js';
 import { createEmulator, type Emulator } from '../emulator.js';
 
 // The create rules of a global forwarding rule, row by row, through the HTTP interface: the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../../test-support/http-call.js';
+import { call } from '../../../../test/support/http-call.js';
 import { createEmulator } from '../emulator.js';
 
 // Strict auth on the global routes: their own API methods and IAM permissions

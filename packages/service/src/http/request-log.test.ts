@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../../test-support/http-call.js';
+import { call } from '../../../../test/support/http-call.js';
 import { createEmulator } from '../emulator.js';
 import { REQUEST_LOG_LIMITS, RequestLog, type RequestRecord } from './request-log.js';
 

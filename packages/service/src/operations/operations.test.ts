@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../../test-support/http-call.js';
+import { call } from '../../../../test/support/http-call.js';
 import { EmulatorClock } from '../core/clock.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
 import type { EmulatorState } from '../emulator-state.js';

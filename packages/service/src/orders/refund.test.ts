@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CallInit, request } from '../../test-support/http-call.js';
+import { type CallInit, call, caller } from '../../../../test/support/http-call.js';
 import { EmulatorClock } from '../core/clock.js';
 import { createEmulator } from '../emulator.js';
 import type { OrderSeed } from './order.js';
@@ -14,40 +14,37 @@ async function emulatorWith(
 ) {
   const clock = new EmulatorClock(() => NOW);
   const emulator = await createEmulator({ clock, seed: { orders }, ...options });
-  const call = (method: string, path: string, init: CallInit = {}) =>
-    emulator.fetch(request(method, path, init));
+  const send = caller(emulator);
   const refund = (orderId: string, query = '', init: CallInit = {}) =>
-    call(
+    send(
       'POST',
       `/androidpublisher/v3/applications/${PACKAGE}/orders/${encodeURIComponent(orderId)}:refund${query}`,
+      undefined,
       init,
     );
   const state = async (orderId: string) => {
-    const body = (await (
-      await emulator.fetch(new Request('http://emulator/_listkit/state'))
-    ).json()) as {
+    const body = (await call(emulator, 'GET', '/_listkit/state', { token: null })).json as {
       orders: (OrderSeed & { orderId: string })[];
     };
     return body.orders.find((o) => o.orderId === orderId);
   };
-  return { emulator, clock, call, refund, state };
+  return { emulator, clock, send, refund, state };
 }
 
 describe('refunding an order', () => {
   it('answers 204 with an empty body and marks the order refunded', async () => {
-    const { refund, state, call } = await emulatorWith([
+    const { refund, state, send } = await emulatorWith([
       { packageName: PACKAGE, orderId: 'GPA.1', purchaseTime: '2026-06-01T00:00:00Z' },
     ]);
     const res = await refund('GPA.1');
     expect(res.status).toBe(204);
-    expect(await res.text()).toBe('');
+    expect(res.text).toBe('');
     expect(await state('GPA.1')).toMatchObject({
       refund: { time: '2026-06-15T12:00:00.000Z', revoke: false },
       access: 'granted',
     });
-    const order = (await (
-      await call('GET', `/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.1`)
-    ).json()) as Record<string, unknown>;
+    const order = (await send('GET', `/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.1`))
+      .json as Record<string, unknown>;
     expect(order).toMatchObject({
       orderId: 'GPA.1',
       state: 'REFUNDED',
@@ -120,10 +117,10 @@ describe('refunding an order', () => {
 
   it('round-trips order ids holding reserved characters', async () => {
     const orderId = 'GPA.1:2/3 4+5';
-    const { call, state } = await emulatorWith([
+    const { send, state } = await emulatorWith([
       { packageName: PACKAGE, orderId, purchaseTime: '2026-06-01T00:00:00Z' },
     ]);
-    const res = await call(
+    const res = await send(
       'POST',
       `/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.1%3A2%2F3%204%2B5:refund`,
     );
@@ -132,11 +129,11 @@ describe('refunding an order', () => {
   });
 
   it("is also served at the spec's /publisher/v3 path", async () => {
-    const { call } = await emulatorWith([
+    const { send } = await emulatorWith([
       { packageName: PACKAGE, orderId: 'GPA.1', purchaseTime: '2026-06-01T00:00:00Z' },
     ]);
     expect(
-      (await call('POST', `/publisher/v3/applications/${PACKAGE}/orders/GPA.1:refund`)).status,
+      (await send('POST', `/publisher/v3/applications/${PACKAGE}/orders/GPA.1:refund`)).status,
     ).toBe(204);
   });
 });
@@ -159,13 +156,13 @@ describe('refund rules', () => {
       query?: string;
       verb?: string;
     }, status, reason) => {
-      const { call } = await emulatorWith([
+      const { send } = await emulatorWith([
         { packageName: PACKAGE, orderId: 'GPA.1', purchaseTime: '2026-06-01T00:00:00Z' },
       ]);
       const path = `/androidpublisher/v3/applications/${request.packageName ?? PACKAGE}/orders/${orderId}:${request.verb ?? 'refund'}${request.query ?? ''}`;
-      const res = await call('POST', path, request.body ? { body: request.body } : {});
+      const res = await send('POST', path, request.body);
       expect(res.status).toBe(status);
-      const body = (await res.json()) as { error: { code: number; errors: { reason: string }[] } };
+      const body = res.json as { error: { code: number; errors: { reason: string }[] } };
       expect(body.error.code).toBe(status);
       expect(body.error.errors[0]?.reason).toBe(reason);
     },
@@ -181,7 +178,7 @@ describe('refund rules', () => {
     clock.advance(1);
     const late = await refund('GPA.late'); // one millisecond later: too old
     expect(late.status).toBe(400);
-    const body = (await late.json()) as { error: { message: string; status: string } };
+    const body = late.json as { error: { message: string; status: string } };
     expect(body.error.status).toBe('FAILED_PRECONDITION');
     expect(body.error.message).toContain('older than 3 years cannot be refunded');
   });
@@ -200,7 +197,7 @@ describe('refund rules', () => {
     const before = await state('GPA.1');
     const again = await refund('GPA.1', '?revoke=true');
     expect(again.status).toBe(400);
-    expect(((await again.json()) as { error: { message: string } }).error.message).toContain(
+    expect((again.json as { error: { message: string } }).error.message).toContain(
       'already been refunded',
     );
     expect(await state('GPA.1')).toEqual(before);
@@ -251,53 +248,52 @@ describe('refund auth', () => {
     ['unknown', 401],
   ])('token %s → %i', async (token, status) => {
     const { emulator } = await emulatorWith(orders, strict);
-    const res = await emulator.fetch(
-      new Request(
-        `http://emulator/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.1:refund`,
-        {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}` },
-        },
-      ),
+    const res = await call(
+      emulator,
+      'POST',
+      `/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.1:refund`,
+      { token },
     );
     expect(res.status).toBe(status);
   });
 
   it('answers 401 without a token, as the compute endpoints do', async () => {
     const { emulator } = await emulatorWith(orders);
-    const res = await emulator.fetch(
-      new Request(
-        `http://emulator/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.1:refund`,
-        { method: 'POST' },
-      ),
+    const res = await call(
+      emulator,
+      'POST',
+      `/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.1:refund`,
+      { token: null },
     );
     expect(res.status).toBe(401);
-    expect(
-      ((await res.json()) as { error: { errors: { reason: string }[] } }).error.errors[0]?.reason,
-    ).toBe('required');
+    expect((res.json as { error: { errors: { reason: string }[] } }).error.errors[0]?.reason).toBe(
+      'required',
+    );
   });
 });
 
 describe('the order a path names', () => {
   it('answers an unknown verb 404 before the call starts, with or without a token', async () => {
-    const { call, emulator } = await emulatorWith([
+    const { send, emulator } = await emulatorWith([
       { packageName: PACKAGE, orderId: 'GPA.1', purchaseTime: '2026-06-01T00:00:00Z' },
     ]);
     const base = `/androidpublisher/v3/applications/${PACKAGE}/orders`;
     for (const token of ['tok', null]) {
-      const cancel = await call('POST', `${base}/GPA.1:cancel`, { token });
+      const cancel = await send('POST', `${base}/GPA.1:cancel`, undefined, { token });
       expect(cancel.status).toBe(404);
-      expect(((await cancel.json()) as { error: { message: string } }).error.message).toBe(
+      expect((cancel.json as { error: { message: string } }).error.message).toBe(
         "Unknown method ':cancel' on orders.",
       );
-      expect((await call('POST', `${base}/GPA.1`, { token })).status).toBe(404);
-      expect((await call('GET', `${base}/GPA.1:refund`, { token })).status).toBe(404);
+      expect((await send('POST', `${base}/GPA.1`, undefined, { token })).status).toBe(404);
+      expect((await send('GET', `${base}/GPA.1:refund`, undefined, { token })).status).toBe(404);
     }
     // A known verb without a token is the call's 401, named in the request log.
-    expect((await call('POST', `${base}/GPA.1:refund`, { token: null })).status).toBe(401);
-    const log = (await (
-      await emulator.fetch(new Request('http://emulator/_listkit/requests'))
-    ).json()) as { requests: { apiMethod?: string; status: number }[] };
+    expect((await send('POST', `${base}/GPA.1:refund`, undefined, { token: null })).status).toBe(
+      401,
+    );
+    const log = (await call(emulator, 'GET', '/_listkit/requests', { token: null })).json as {
+      requests: { apiMethod?: string; status: number }[];
+    };
     expect(log.requests.at(-1)).toMatchObject({
       apiMethod: 'androidpublisher.orders.refund',
       status: 401,

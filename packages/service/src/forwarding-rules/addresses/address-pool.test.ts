@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call as send } from '../../../test-support/http-call.js';
+import { caller } from '../../../../../test/support/http-call.js';
 import { Refusal } from '../../core/refusal.js';
 import { createEmulator } from '../../emulator.js';
 import { refusalToApiError } from '../../http/refusal-answer.js';
@@ -133,8 +133,7 @@ describe('the ephemeral address pools', () => {
 
   it('a deleted rule frees its address for the next rule created without one', async () => {
     const emulator = await createEmulator();
-    const call = (method: string, url: string, body?: unknown) =>
-      send<{ IPAddress: string }>(emulator, method, url, { token: 't', body });
+    const call = caller<{ IPAddress: string }>(emulator, { token: 't' });
     const insert = async (name: string, fields: Record<string, unknown> = {}) => {
       const res = await call('POST', RULES, {
         name,

@@ -1,7 +1,7 @@
 // The "Fields" reference: every field a filter may name, with its type, values and whether it
 // sorts or is searched, generated from the schema the engine checks filters against.
-import { h } from './dom.js';
-import type { FieldDoc } from './schema-docs.js';
+import { h } from '../dom.js';
+import type { FieldDoc } from '../schema-docs.js';
 
 export function renderFields(container: HTMLElement, fields: readonly FieldDoc[]): void {
   container.replaceChildren(

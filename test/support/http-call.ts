@@ -1,12 +1,15 @@
 /**
- * The one HTTP helper the service's tests share: builds a request against an emulator's `fetch`
- * (no socket), sends it, and reads the answer as JSON. Test-only; not part of the package entry.
+ * The one HTTP helper of every test: builds a request, sends it to an emulator (in process, no
+ * socket) or to a server's URL (over the network), and reads the answer. Test-only.
  */
 
 /** Anything with the emulator's in-process `fetch`. */
 export interface Fetcher {
   fetch(request: Request): Response | Promise<Response>;
 }
+
+/** Where a request goes: an emulator's own `fetch`, or a server's base URL (`http://host:port`). */
+export type Target = Fetcher | string;
 
 /** How to shape one request. */
 export interface CallInit {
@@ -25,11 +28,11 @@ export interface CallInit {
   body?: unknown;
 }
 
-/** A parsed answer: `json` is undefined when the body is empty. */
+/** An answer: `json` is the body parsed (read when asked), undefined when the body is empty. */
 export interface CallResult<T> {
   status: number;
   // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers of many shapes
-  json: T extends undefined ? any : T;
+  readonly json: T extends undefined ? any : T;
   headers: Headers;
   text: string;
 }
@@ -79,25 +82,63 @@ export function request(method: string, path: string, init: CallInit = {}): Requ
 }
 
 /**
- * Sends one request to the emulator and parses the JSON answer.
+ * Sends one request and reads the answer. To an emulator, `path` is a path on its origin or an
+ * absolute URL; to a base URL, `path` is appended to it.
  *
  * @example
  * ```ts
  * const { status, json } = await call(emulator, 'POST', RULES, { body: { name: 'fr-1' } });
+ * const listed = await call(url, 'GET', RULES, { token: 'x' }); // a server over the network
  * ```
  */
 export async function call<T = undefined>(
-  emulator: Fetcher,
+  target: Target,
   method: string,
   path: string,
   init: CallInit = {},
 ): Promise<CallResult<T>> {
-  const response = await emulator.fetch(request(method, path, init));
+  const response =
+    typeof target === 'string'
+      ? await fetch(request(method, target + path, init))
+      : await target.fetch(request(method, path, init));
   const text = await response.text();
   return {
     status: response.status,
-    json: text ? JSON.parse(text) : undefined,
+    get json() {
+      return text ? JSON.parse(text) : undefined;
+    },
     headers: response.headers,
     text,
   };
+}
+
+/** `call` with its target and defaults bound; a body is the third argument. */
+export type Caller<T> = (
+  method: string,
+  path: string,
+  body?: unknown,
+  init?: CallInit,
+) => Promise<CallResult<T>>;
+
+/**
+ * `call` bound to one target (or a function giving it, for one set up later) and defaults;
+ * `init` given at the call is applied over the defaults, its headers over theirs.
+ *
+ * @example
+ * ```ts
+ * const send = caller<Json>(emulator, { token: 't' });
+ * const inserted = await send('POST', RULES, { name: 'fr-1' });
+ * ```
+ */
+export function caller<T = undefined>(
+  target: Target | (() => Target),
+  defaults: CallInit = {},
+): Caller<T> {
+  return (method, path, body, init = {}) =>
+    call<T>(typeof target === 'function' ? target() : target, method, path, {
+      ...defaults,
+      ...init,
+      headers: { ...defaults.headers, ...init.headers },
+      ...(body === undefined ? {} : { body }),
+    });
 }
