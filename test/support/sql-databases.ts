@@ -4,6 +4,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import {
   mysql2Runner,
+  pgliteRunner,
+  pgRunner,
   type SqlDialectName,
   type SqlRunner,
   simpleQueryText,
@@ -41,13 +43,7 @@ export async function openPglite(): Promise<TestDatabase> {
     },
     query: async (text, params = []) =>
       (await db.query<Record<string, unknown>>(text, [...params])).rows,
-    run: (statements) =>
-      db.transaction(async (tx) => {
-        let rows: Record<string, unknown>[] = [];
-        for (const s of statements)
-          rows = (await tx.query<Record<string, unknown>>(s.text, [...s.params])).rows;
-        return rows;
-      }),
+    run: pgliteRunner(db),
     runOneQuery: async (statements) =>
       ((await db.exec(simpleQueryText(statements))).at(-1)?.rows ?? []) as Record<
         string,
@@ -82,6 +78,7 @@ export async function openPostgres(): Promise<TestDatabase> {
   });
   await client.connect();
   await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm').catch(() => undefined);
+  const pgRunnerOf = pgRunner(client);
   let queue: Promise<unknown> = Promise.resolve();
   // One client: transactions must not interleave, so calls wait their turn.
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -94,19 +91,8 @@ export async function openPostgres(): Promise<TestDatabase> {
     dialect: 'postgres',
     exec: (sql) => serial(async () => void (await client.query(sql))),
     query: (text, params = []) => serial(async () => (await client.query(text, [...params])).rows),
-    run: (statements) =>
-      serial(async () => {
-        await client.query('BEGIN');
-        try {
-          let rows: Record<string, unknown>[] = [];
-          for (const s of statements) rows = (await client.query(s.text, [...s.params])).rows;
-          await client.query('COMMIT');
-          return rows;
-        } catch (error) {
-          await client.query('ROLLBACK');
-          throw error;
-        }
-      }),
+    // pgRunner keeps its own turn on the client; exec and query keep theirs.
+    run: (statements) => serial(() => pgRunnerOf(statements)),
     runOneQuery: (statements) =>
       serial(async () => {
         // Without parameters node-postgres sends one simple query; several statements give an array.

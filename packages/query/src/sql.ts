@@ -15,6 +15,13 @@ export {
   type Mysql2Pool,
   mysql2Runner,
 } from './sql/dialects/mysql/runner.js';
+export {
+  type PgClient,
+  type PgliteDatabase,
+  type PgPool,
+  pgliteRunner,
+  pgRunner,
+} from './sql/dialects/postgres/runner.js';
 export { type SqliteDatabase, sqliteRunner } from './sql/dialects/sqlite/runner.js';
 export { sqlDialect } from './sql/dialects.js';
 export { listFromSql, type SqlListOptions, type SqlRunner } from './sql/list-from-sql.js';
