@@ -217,6 +217,19 @@ describe('listkit filter prints what was asked', () => {
     ]);
     expect(sqlite.stdout).toMatch(/SELECT .* FROM "resources"\nWHERE .*"name" GLOB \?/);
     expect(sqlite.stdout).toMatch(/-- name: sqlite has no regex operator/);
+    const mysql = await listkit([
+      'filter',
+      '(name eq "a.*") (IPProtocol eq "UDP")',
+      path(),
+      '--sql',
+      '--dialect',
+      'mysql',
+    ]);
+    expect(mysql.stdout).toMatch(
+      /SELECT `resource` AS `resource` FROM `resources`\nWHERE .*`ip_protocol` LIKE \? ESCAPE '!'/,
+    );
+    expect(mysql.stdout).toMatch(/`name` LIKE \? ESCAPE '!'/);
+    expect(mysql.stdout).toMatch(/-- name: mysql has no regex operator/);
     const schema = await listkit(['filter', '', path(), '--print-schema']);
     expect(JSON.parse(schema.stdout)).toMatchObject({
       key: 'name',
