@@ -1,4 +1,4 @@
-// @listkit/query/sql: list calls planned for PostgreSQL and SQLite. Pure: no I/O, no drivers
+// @listkit/query/sql: list calls planned for PostgreSQL, SQLite and Cloud Spanner. Pure: no I/O, no drivers
 // (a runner takes the driver's object).
 
 export type {
@@ -9,7 +9,13 @@ export type {
   SqlDialectCapabilities,
   SqlDialectName,
   SqlParamType,
+  SqlStatementLimits,
 } from './sql/dialect.js';
+export {
+  type SpannerDatabase,
+  type SpannerRunnerOptions,
+  spannerRunner,
+} from './sql/dialects/spanner/runner.js';
 export { type SqliteDatabase, sqliteRunner } from './sql/dialects/sqlite/runner.js';
 export { sqlDialect } from './sql/dialects.js';
 export { listFromSql, type SqlListOptions, type SqlRunner } from './sql/list-from-sql.js';

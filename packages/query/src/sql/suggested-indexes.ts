@@ -23,7 +23,7 @@ export interface SuggestIndexesOptions {
 
 const indexName = (table: SqlTable, what: string) =>
   `${table.name}_${what}`
-    .replaceAll('"', '')
+    .replace(/["`]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .slice(0, 63);
