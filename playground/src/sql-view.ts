@@ -76,12 +76,12 @@ export function renderSql(
 }
 
 /**
- * The parameters as the statement numbers them: `$1` in PostgreSQL; where the engine writes a
- * bare `?` (SQLite), the n-th `?`, written `?n` as SQLite would number it.
+ * The parameters as the statement numbers them: `$1` in PostgreSQL, `@p1` in Spanner; where the
+ * engine writes a bare `?` (SQLite), the n-th `?`, written `?n` as SQLite would number it.
  */
 function parametersLine(plan: SqlListPlan): HTMLElement {
-  // Every plan has a parameter (its LIMIT), so a `$n` engine's text always holds `$1`.
-  const marker = plan.text.includes('$1') ? '$' : '?';
+  // A plan's first parameter is always in its text (PostgreSQL's and SQLite's LIMIT at least).
+  const marker = plan.text.includes('$1') ? '$' : plan.text.includes('@p1') ? '@p' : '?';
   return h(
     'p',
     {},

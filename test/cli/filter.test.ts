@@ -230,6 +230,19 @@ describe('listkit filter prints what was asked', () => {
     );
     expect(mysql.stdout).toMatch(/`name` LIKE \? ESCAPE '!'/);
     expect(mysql.stdout).toMatch(/-- name: mysql has no regex operator/);
+    // Spanner's regex is RE2: the pattern pushes down whole, anchored, with nothing left over.
+    const spanner = await listkit([
+      'filter',
+      '(name eq "a.*")',
+      path(),
+      '--sql',
+      '--dialect',
+      'spanner',
+    ]);
+    expect(spanner.stdout).toMatch(
+      /SELECT .* FROM `resources`\nWHERE .*REGEXP_CONTAINS\(`name`, @p1\)/,
+    );
+    expect(spanner.stdout).not.toMatch(/^-- name:/m);
     const schema = await listkit(['filter', '', path(), '--print-schema']);
     expect(JSON.parse(schema.stdout)).toMatchObject({
       key: 'name',

@@ -1,7 +1,8 @@
 // The SQL planner against the in-memory engine (test/support/sql-properties.ts): every page listed
 // through SQL must equal the in-memory Collection's page, on each engine: PGlite, SQLite and, when
-// configured, a PostgreSQL server and a MariaDB server.
+// configured, a PostgreSQL server, a MariaDB server and the Spanner emulator.
 import { describe } from 'vitest';
+import { openSpanner, spannerSkipReason } from '../support/spanner-database.js';
 import {
   mariadbSkipReason,
   openMariadb,
@@ -37,5 +38,15 @@ describe.skipIf(noMariadb !== undefined)(
   () => {
     injection(openMariadb, Math.ceil(RUNS / 2), 'mysql');
     differential(openMariadb, RUNS, 'mysql');
+  },
+);
+
+const noSpanner = spannerSkipReason();
+describe.skipIf(noSpanner !== undefined)(
+  `SQL planner on the Spanner emulator${noSpanner ? ` (skipped: ${noSpanner})` : ''}`,
+  () => {
+    // Each page is a gRPC round trip to the emulator: fewer runs than in process.
+    injection(openSpanner, Math.ceil(RUNS / 4), 'spanner');
+    differential(openSpanner, Math.ceil(RUNS / 2), 'spanner');
   },
 );

@@ -8,6 +8,7 @@ import {
   pgRunner,
   type SqlDialectName,
   type SqlRunner,
+  type SqlTable,
   simpleQueryText,
   sqlDialect,
   sqliteRunner,
@@ -30,6 +31,8 @@ export interface TestDatabase {
   close(): Promise<void>;
   /** The driver's own object (a PGlite, a pg.Client, a better-sqlite3 Database), for query builders. */
   readonly driver: unknown;
+  /** Replaces a table's rows, where one multi-row INSERT with bare `$n` does not do (Spanner). */
+  load?(table: SqlTable, resources: object[]): Promise<void>;
 }
 
 export async function openPglite(): Promise<TestDatabase> {

@@ -359,6 +359,7 @@ async function walk<T>(list: (r: ListRequest) => Promise<ListPage<T>>, request: 
 
 /** Replaces the table's rows with these resources. */
 async function load(db: TestDatabase, table: SqlTable, resources: object[]) {
+  if (db.load) return db.load(table, resources);
   await db.exec(`DELETE FROM ${table.name}`);
   if (resources.length === 0) return;
   const width = table.insertColumns.length;

@@ -90,7 +90,7 @@ program
   )
   .addOption(
     new Option('--dialect <sql>', 'the SQL dialect --sql plans for')
-      .choices(['postgres', 'sqlite', 'mysql'])
+      .choices(['postgres', 'sqlite', 'mysql', 'spanner'])
       .default('postgres'),
   )
   .option('--print-schema', 'print the schema (given or inferred) as listkit schema JSON, and exit')

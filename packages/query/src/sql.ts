@@ -1,5 +1,5 @@
-// @listkit/query/sql: list calls planned for PostgreSQL, SQLite, MySQL and MariaDB. Pure: no I/O, no drivers
-// (a runner takes the driver's object).
+// @listkit/query/sql: list calls planned for PostgreSQL, SQLite, MySQL, MariaDB and Cloud
+// Spanner. Pure: no I/O, no drivers (a runner takes the driver's object).
 
 export type {
   AddParameter,
@@ -9,6 +9,7 @@ export type {
   SqlDialectCapabilities,
   SqlDialectName,
   SqlParamType,
+  SqlStatementLimits,
 } from './sql/dialect.js';
 export {
   type Mysql2Connection,
@@ -22,6 +23,11 @@ export {
   pgliteRunner,
   pgRunner,
 } from './sql/dialects/postgres/runner.js';
+export {
+  type SpannerDatabase,
+  type SpannerRunnerOptions,
+  spannerRunner,
+} from './sql/dialects/spanner/runner.js';
 export { type SqliteDatabase, sqliteRunner } from './sql/dialects/sqlite/runner.js';
 export { sqlDialect } from './sql/dialects.js';
 export { listFromSql, type SqlListOptions, type SqlRunner } from './sql/list-from-sql.js';

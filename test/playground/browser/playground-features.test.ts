@@ -225,6 +225,7 @@ describe.skipIf(skipBrowser)('playground editor help in Chromium', { timeout: 18
       'PostgreSQL',
       'SQLite',
       'MySQL / MariaDB',
+      'Cloud Spanner',
     ]);
     await dialect.selectOption({ label: 'MySQL / MariaDB' });
     await expect.poll(() => sql.textContent()).toContain("`name` LIKE ? ESCAPE '!'");
@@ -253,6 +254,15 @@ describe.skipIf(skipBrowser)('playground editor help in Chromium', { timeout: 18
       .toContain('"name" COLLATE "C" ~ $1::text');
     expect(await shared.locator('#sql .sql-inexact').count()).toBe(0);
     await expect.poll(() => shared.evaluate(() => location.hash)).not.toContain('sql=');
+    // Spanner's regex is RE2: the pattern pushes down whole, anchored, numbered @p1.
+    await shared.getByLabel('Dialect').selectOption({ label: 'Cloud Spanner' });
+    await expect
+      .poll(() => shared.locator('#sql .sql-text').textContent())
+      .toContain('REGEXP_CONTAINS(`name`, @p1)');
+    expect((await shared.locator('#sql .sql-param').allTextContents())[0]).toBe(
+      '@p1 = "\\\\A(?:web-.*)\\\\z"',
+    );
+    expect(await shared.locator('#sql .sql-inexact').count()).toBe(0);
   });
 
   it('has no axe-core violations: light, dark, phone, menus and panels open', async () => {

@@ -6,8 +6,9 @@ import type { SqlStatement } from './sql-statement.js';
 
 /**
  * The SQL dialects `sqlTable` lays tables out for: `'postgres'` (PostgreSQL and PGlite, the
- * default), `'sqlite'` (SQLite 3.38+, which has `->`, `->>` and `json_each`) and `'mysql'`
- * (MySQL 8.0.17+ and MariaDB 10.11+, which have JSON_TABLE).
+ * default), `'sqlite'` (SQLite 3.38+, which has `->`, `->>` and `json_each`), `'mysql'`
+ * (MySQL 8.0.17+ and MariaDB 10.11+, which have JSON_TABLE) and `'spanner'` (Cloud Spanner's
+ * GoogleSQL).
  *
  * @example
  * ```ts
@@ -15,7 +16,7 @@ import type { SqlStatement } from './sql-statement.js';
  * sqlTable(schema, { table: 'rules', dialect });
  * ```
  */
-export type SqlDialectName = 'postgres' | 'sqlite' | 'mysql';
+export type SqlDialectName = 'postgres' | 'sqlite' | 'mysql' | 'spanner';
 
 /**
  * The type a parameter is compared as, in PostgreSQL's words (`nanos`: a timestamp or duration
@@ -58,9 +59,16 @@ export interface SqlDialectCapabilities {
   readonly nullsSortLow: boolean;
   /**
    * Regex pushdown: `'subset'` when the engine's regex means what RE2 means on the portable
-   * subset (PostgreSQL), `'none'` when it has no regex operator (SQLite).
+   * subset (PostgreSQL), `'none'` when it has no regex operator (SQLite), `'re2'` when the
+   * engine's regex is RE2 itself (Spanner's `REGEXP_CONTAINS`): patterns push down whole,
+   * through {@link SqlDialect.regexFullMatch}.
    */
-  readonly regex: 'none' | 'subset';
+  readonly regex: 'none' | 'subset' | 're2';
+  /**
+   * Where regex is `'re2'`: the largest RE2 program (instructions, as the regex engine counts
+   * them) pushed down whole; larger patterns are narrowed and decided in memory.
+   */
+  readonly regexProgramLimit?: number;
   /** JSON containment (`@>`) and key tests (`?`) that an index answers (PostgreSQL's GIN). */
   readonly jsonContainment: boolean;
   /** A statement time limit the list statement's transaction can set. */
@@ -75,6 +83,32 @@ export interface SqlDialectCapabilities {
    * form with a leading bound (`a >= x AND NOT (a = x AND NOT b > y)`), which PostgreSQL plans best.
    */
   readonly keysetDisjunction?: boolean;
+  /**
+   * What one statement may hold before the engine refuses it (Spanner: 950 parameters, 75
+   * nested expressions, 1,000 function calls, 1 MiB of text). Past them the planner pushes
+   * down less and the residual decides; undefined: no limit the planner can reach.
+   */
+  readonly limits?: SqlStatementLimits;
+}
+
+/**
+ * An engine's limits on one statement, as the planner counts them (see
+ * {@link SqlDialectCapabilities.limits}).
+ *
+ * @example
+ * ```ts
+ * const limits: SqlStatementLimits = { parameters: 950, nesting: 75, functions: 1000, textLength: 1 << 20 };
+ * ```
+ */
+export interface SqlStatementLimits {
+  /** Parameters (placeholders) in one statement. */
+  readonly parameters: number;
+  /** Expressions nested in one another (operators and function calls). */
+  readonly nesting: number;
+  /** Operators and function calls in one statement. */
+  readonly functions: number;
+  /** The statement's text, in UTF-8 bytes. */
+  readonly textLength: number;
 }
 
 /**
@@ -141,6 +175,25 @@ export interface SqlDialect {
   timeLimited?(statement: SqlStatement, timeoutMs: number): SqlStatement;
   /** Whether a driver's error is this engine's statement timeout (PostgreSQL: SQLSTATE 57014). */
   isTimeout?(error: unknown): boolean;
+  /**
+   * Where {@link SqlDialectCapabilities.regex} is `'re2'`: RE2's full match of a string
+   * expression (`kind: 'int64'`: an integer, matched as its decimal text) against a pattern
+   * placeholder, whose value {@link regexPattern} wrote.
+   */
+  regexFullMatch?(expr: string, kind: 'string' | 'int64', pattern: string): string;
+  /** Where regex is `'re2'`: an RE2 pattern as the parameter `regexFullMatch` matches whole. */
+  regexPattern?(pattern: string): string;
+  /**
+   * `CREATE TABLE` from its column lines and primary key, where the engine writes it otherwise
+   * than `CREATE TABLE IF NOT EXISTS t (…, PRIMARY KEY (k))` (Spanner: the key after the list).
+   */
+  tableDefinition?(table: string, lines: readonly string[], key: string): string;
+  /**
+   * The placeholder of a value the documented insert writes into a column compared as `type`,
+   * where the engine does not infer it from the column (Spanner, whose runner binds STRING);
+   * without it the insert writes bare placeholders.
+   */
+  insertPlaceholder?(index: number, type: SqlParamType): string;
 }
 
 /**
@@ -181,4 +234,9 @@ export interface JsonSql {
   isTrue(expr: string): string;
   /** The FROM item over an array's elements and each element as a JSON value. */
   elements(array: string, alias: string): { from: string; element: string };
+  /**
+   * Whether a JSON value is none of the JSON literals, where the engine cannot compare JSON
+   * values with `NOT IN` (Spanner); NULL when the value is.
+   */
+  notAmong?(expr: string, jsons: readonly string[]): string;
 }

@@ -101,16 +101,21 @@ export function documentTable(
       const lines = [
         `${document} ${dialect.columnType(documentType)} NOT NULL`,
         ...columns.map(columnDefinition),
-        `PRIMARY KEY (${key.name})`,
       ];
+      if (dialect.tableDefinition) return dialect.tableDefinition(table, lines, key.name);
+      lines.push(`PRIMARY KEY (${key.name})`);
       return `CREATE TABLE IF NOT EXISTS ${table} (\n  ${lines.join(',\n  ')}\n)${dialect.tableSuffix}`;
     },
     row,
-    insert: (resource) =>
-      dialect.finish({
-        text: `INSERT INTO ${table} (${insertColumns.join(', ')}) VALUES (${insertColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
+    insert: (resource) => {
+      const types: SqlParamType[] = ['jsonb', ...columns.map(insertType)];
+      const value = (i: number) =>
+        dialect.insertPlaceholder ? dialect.insertPlaceholder(i + 1, types[i]!) : `$${i + 1}`;
+      return dialect.finish({
+        text: `INSERT INTO ${table} (${insertColumns.join(', ')}) VALUES (${insertColumns.map((_, i) => value(i)).join(', ')})`,
         params: row(resource),
-      }),
+      });
+    },
   };
 }
 
@@ -149,6 +154,20 @@ function rowValues(
 function storedAs(column: SqlColumn): SqlParamType {
   if (column.sqlType === 'boolean') return 'boolean';
   return column.sqlType === 'numeric' ? 'nanos' : 'text';
+}
+
+/** The type a column's value is written as by the documented insert. */
+function insertType(column: SqlColumn): SqlParamType {
+  const types: Record<SqlColumn['sqlType'], SqlParamType> = {
+    text: 'text',
+    bigint: 'bigint',
+    'double precision': 'float8',
+    boolean: 'boolean',
+    integer: 'integer',
+    numeric: 'nanos',
+    jsonb: 'jsonb',
+  };
+  return types[column.sqlType];
 }
 
 export function sqlTypeOf(type: FieldType): SqlColumn['sqlType'] {

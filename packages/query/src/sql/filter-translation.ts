@@ -421,9 +421,10 @@ function presence(src: Source, type: FieldType, context: TranslationContext): st
   }
   // One `<> ALL` over the absent values evaluates x once per row (a CASE over jsonb_typeof read
   // it up to three times, each a walk of the document, and with a json document each a parse).
-  const absent = (type.kind === 'int64' ? ABSENT_INT64_JSON : ABSENT_JSON)
-    .map(context.table.dialect.json.literal)
-    .join(', ');
+  const absentJson = type.kind === 'int64' ? ABSENT_INT64_JSON : ABSENT_JSON;
+  const { json } = context.table.dialect;
+  if (json.notAmong) return `COALESCE(${json.notAmong(x, absentJson)}, false)`;
+  const absent = absentJson.map(json.literal).join(', ');
   return `COALESCE(${x} NOT IN (${absent}), false)`;
 }
 
@@ -607,6 +608,10 @@ function regex(field: FieldRef, pattern: string, context: TranslationContext): T
   }
   if (type.kind !== 'string' && type.kind !== 'int64') return RESIDUAL;
   const { dialect } = context.table;
+  if (dialect.capabilities.regex === 're2') {
+    const whole = wholeRegex(field, type.kind, pattern, context);
+    if (whole) return whole;
+  }
   // Only where the engine's regex means what RE2 means (docs/sql.md, "Dialects").
   const translated = dialect.capabilities.regex === 'subset' ? translateRegex(pattern) : undefined;
   if (dialect.capabilities.regex === 'none') {
@@ -643,6 +648,48 @@ function regex(field: FieldRef, pattern: string, context: TranslationContext): T
       .join(' AND ');
   });
   return { sql: narrowed.sql, exact: false };
+}
+
+/**
+ * A regex term pushed down whole where the engine's regex is RE2 (Spanner): the pattern anchored
+ * as a full match, exact. Undefined (narrowed instead, and reported) when its program is larger
+ * than the engine is sure to accept.
+ */
+function wholeRegex(
+  field: FieldRef,
+  kind: 'string' | 'int64',
+  pattern: string,
+  context: TranslationContext,
+): Translation | undefined {
+  const { dialect } = context.table;
+  const limit = dialect.capabilities.regexProgramLimit ?? Number.POSITIVE_INFINITY;
+  const size = programSize(pattern, context.regexEngine);
+  if (size === undefined || size > limit) {
+    context.leftToResidual?.push({
+      path: field.path,
+      column: context.table.column(field.path)?.name ?? '',
+      reason: `the pattern's RE2 program (${size ?? 'unknown'} instructions) is larger than ${dialect.name} is sure to accept (${limit}): narrowed by its literal prefix and runs, decided in memory`,
+    });
+    return undefined;
+  }
+  const anchored = dialect.regexPattern!(pattern);
+  return onPath(field.steps, context, (src) => {
+    const value = scalar(src, field.type, dialect);
+    if (!value) return undefined;
+    return dialect.regexFullMatch!(value.expr, kind, context.params.add(anchored, 'text'));
+  });
+}
+
+/** The pattern's RE2 program size, or undefined when the engine does not tell or refuses it. */
+function programSize(pattern: string, engine: RegexEngine): number | undefined {
+  try {
+    const compiled = engine.compile(pattern);
+    const size = compiled.programSize;
+    compiled.dispose();
+    return size;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A column's field read from the document instead (NULL when it or a parent is absent). */

@@ -1,3 +1,5 @@
+import type { Span } from '../errors.js';
+import type { CheckedNode } from '../filter/checked.js';
 import type { CompiledFilter } from '../filter/compile.js';
 import { re2jsEngine } from '../filter/regex/re2js-engine.js';
 import type { RegexEngine } from '../filter/regex/regex-engine.js';
@@ -8,6 +10,7 @@ import { keysetCondition, orderByClause, orderColumns } from './keyset.js';
 import { parentConditions } from './parent-condition.js';
 import type { SqlStatement } from './sql-statement.js';
 import { inlineParameters, Parameters } from './sql-text.js';
+import { pastLimit } from './statement-limits.js';
 import type { SqlColumn, SqlInexactColumn, SqlTable } from './table.js';
 
 export type { SqlStatement } from './sql-statement.js';
@@ -138,11 +141,58 @@ export function planListQuery<T>(
   query: SqlListQuery<T>,
   options: SqlPlanOptions = {},
 ): SqlListPlan<T> {
+  const whole = planWith(table, query, options, query.filter.checked, true);
+  const limits = table.dialect.capabilities.limits;
+  const past = limits && pastLimit(whole, limits);
+  if (!limits || !past) return whole;
+  // Past the engine's limits: push down the top-level conjuncts that fit, in order, and let the
+  // residual decide the whole filter (never a statement the engine refuses).
+  const node = query.filter.checked;
+  const conjuncts = node.type === 'and' ? node.operands : [node];
+  const kept: CheckedNode[] = [];
+  let best = planWith(table, query, options, { type: 'all' }, false);
+  // Each trial plans the statement again: a bounded number of them keeps planning linear.
+  for (const conjunct of conjuncts.slice(0, MAX_CONJUNCT_TRIALS)) {
+    const operands = [...kept, conjunct];
+    const trial = planWith(
+      table,
+      query,
+      options,
+      operands.length === 1
+        ? conjunct
+        : { type: 'and', operands, span: (node as { span: Span }).span },
+      false,
+    );
+    if (pastLimit(trial, limits)) continue;
+    kept.push(conjunct);
+    best = trial;
+  }
+  const reason = `the filter's SQL has ${past}: ${kept.length} of its ${conjuncts.length} top-level terms pushed down, the whole filter decided in memory`;
+  return {
+    ...best,
+    inexact: [...best.inexact, { path: '', column: '', reason }],
+  };
+}
+
+/** How many top-level terms a statement past the engine's limits tries to keep. */
+const MAX_CONJUNCT_TRIALS = 32;
+
+/**
+ * {@link planListQuery} for one filter tree; `exactAllowed: false` keeps the residual (the tree
+ * is a part of the filter).
+ */
+function planWith<T>(
+  table: SqlTable,
+  query: SqlListQuery<T>,
+  options: SqlPlanOptions,
+  node: CheckedNode,
+  exactAllowed: boolean,
+): SqlListPlan<T> {
   const { dialect } = table;
   const params = new Parameters(dialect);
   const used = new Set<SqlColumn>();
   const leftToResidual: SqlInexactColumn[] = [];
-  const filter = translateFilter(query.filter.checked, {
+  const translated = translateFilter(node, {
     leftToResidual,
     table,
     params,
@@ -150,6 +200,7 @@ export function planListQuery<T>(
     aliases: { count: 0 },
     used,
   });
+  const filter = { sql: translated.sql, exact: translated.exact && exactAllowed };
   for (const { column } of orderColumns(table, query.order)) used.add(column);
   const conditions = Object.entries(options.scope ?? {}).map(
     ([column, value]) => `${dialect.quoteIdentifier(column)} = ${params.add(value, 'text')}`,
