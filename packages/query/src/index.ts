@@ -112,7 +112,7 @@ export {
   checkResource,
 } from './schema/check-resource.js';
 export { type Duration, parseDuration } from './schema/duration.js';
-export type { FieldNames } from './schema/field-names.js';
+export type { FieldNames } from './schema/field-type.js';
 export {
   defineSchema,
   type EnumType,

@@ -1,6 +1,6 @@
 // listkit's own schema as JSON: exactly the ResourceSchema shape (without functions), which is
 // what `listkit filter --print-schema` prints and `--schema` reads back.
-import type { FieldNames } from '../field-names.js';
+import type { FieldNames } from '../field-type.js';
 import { defineSchema, type FieldType, type ResourceSchema } from '../field-type.js';
 import { SchemaSourceError } from './schema-source.js';
 

@@ -1,6 +1,7 @@
 // One neutral view of a protobuf message, whichever library described it (protobufjs from .proto
 // text, protobuf-es descriptors), and the one mapping from it to a ResourceSchema.
-import { type FieldNames, protoNameOf } from '../../field-names.js';
+import { protoNameOf } from '../../field-names.js';
+import type { FieldNames } from '../../field-type.js';
 import { defineSchema, type FieldType, type ResourceSchema } from '../../field-type.js';
 import { withOptions } from '../apply-options.js';
 import { SchemaSourceError, type SchemaSourceOptions, unsupported } from '../schema-source.js';
