@@ -347,6 +347,18 @@ describe('listkit filter prints what was asked', () => {
     expect(run.stdout).toBe('{"v":3}\n{"v":3}\n');
     const ordered = await listkit(['filter', '', rows, '--order-by', 'v desc', '--page-size', '2']);
     expect(ordered.stdout).toBe('{"v":3}\n{"v":3}\n');
+    // The position is listkit's own key, not a field of the data the schema guard checks.
+    const own = await listkit(
+      ['filter', '', '--order-by', 'v desc', '--sample-size', '1'],
+      '{"v":3}\n{"v":1}\n{"v":2,"$position":"x"}\n',
+    );
+    expect(own.status).toBe(0);
+    expect(
+      own.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).v),
+    ).toEqual([3, 2, 1]);
   });
 });
 

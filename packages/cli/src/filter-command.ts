@@ -26,6 +26,7 @@ import { type RecordOrigin, readRecords } from './read-records.js';
 import { maskColumns, renderTable } from './render-table.js';
 import {
   numberRecord,
+  POSITION_KEY,
   type SchemaChoice,
   schemaFromFile,
   schemaFromSample,
@@ -420,9 +421,13 @@ interface Query {
   mask?: FieldMask;
 }
 
-/** The fields an order sorts by (the key ends every order), as the schema guard reads them. */
+/**
+ * The fields an order sorts by (the key ends every order), as the schema guard reads them; not
+ * the input position that keys data without a name or id (listkit sets it after the guard).
+ */
 function orderFieldsOf(order: OrderBy<object> | undefined): FieldRef[] {
-  return (order?.keyTerms ?? []).map((term) => ({
+  const terms = (order?.keyTerms ?? []).filter((term) => term.path !== POSITION_KEY);
+  return terms.map((term) => ({
     path: term.path,
     steps: term.path.split('.').map((name) => ({ kind: 'field' as const, name })),
     type: term.type,
