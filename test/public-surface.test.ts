@@ -45,6 +45,7 @@ const SURFACE: Record<string, string[]> = {
     'FieldMask',
     'FieldMaskLimits',
     'FieldMaskOptions',
+    'FieldNames',
     'FieldOptions',
     'FieldRef',
     'FieldType',

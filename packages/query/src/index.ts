@@ -115,6 +115,7 @@ export { type Duration, parseDuration } from './schema/duration.js';
 export {
   defineSchema,
   type EnumType,
+  type FieldNames,
   type FieldOptions,
   type Fields,
   type FieldType,

@@ -11,6 +11,11 @@ export interface FieldOptions {
   sortable?: boolean;
   /** Searched by bare values (AIP-160 global restrictions such as `prod`). Strings only. */
   searchable?: boolean;
+  /**
+   * The field's name in its `.proto` when it is not the snake_case of the JSON name (a
+   * `json_name` option); read when the schema's `fieldNames` is `proto` or `both`.
+   */
+  protoName?: string;
 }
 
 /**
@@ -176,7 +181,27 @@ export interface ResourceSchema<T = unknown> {
    * Unset: any ordering of sortable fields.
    */
   orderings?: readonly string[];
+  /**
+   * How filters and orderBy may spell field names: `json` (the default: `publishTime`), `proto`
+   * (`publish_time`) or `both` (see {@link FieldNames}). Resources always hold JSON names.
+   */
+  fieldNames?: FieldNames;
 }
+
+/**
+ * Which spelling of a field name filters and orderBy accept: `json`, the lowerCamel JSON name
+ * (`publishTime`, what REST callers see); `proto`, the snake_case name in the `.proto`
+ * (`publish_time`, what gRPC callers and proto-first API docs write); `both`, either, with errors
+ * and suggestions in the spelling the caller used. Resources, page tokens and SQL always use the
+ * JSON names; only the text callers write is affected.
+ *
+ * @example
+ * ```ts
+ * const schema = defineSchema({ key: 'name', fieldNames: 'both', fields: { name: t.string(), publishTime: t.timestamp() } });
+ * parseOrderBy('publish_time desc', schema).canonical; // 'publishTime desc'
+ * ```
+ */
+export type FieldNames = 'json' | 'proto' | 'both';
 
 type Options = FieldOptions;
 
