@@ -112,10 +112,10 @@ export {
   checkResource,
 } from './schema/check-resource.js';
 export { type Duration, parseDuration } from './schema/duration.js';
-export type { FieldNames } from './schema/field-type.js';
 export {
   defineSchema,
   type EnumType,
+  type FieldNames,
   type FieldOptions,
   type Fields,
   type FieldType,

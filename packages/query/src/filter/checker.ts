@@ -1,6 +1,5 @@
 import { type ListkitErrorCode, type Problem, problem, type Span } from '../errors.js';
 import { parseDuration } from '../schema/duration.js';
-import { fieldNameTable } from '../schema/field-names.js';
 import {
   type FieldType,
   lookupPath,
@@ -8,7 +7,6 @@ import {
   searchablePaths,
 } from '../schema/field-type.js';
 import { parseInt64 } from '../schema/int64.js';
-import { suggest } from '../schema/suggest.js';
 import { parseTimestamp } from '../schema/timestamp.js';
 import type {
   ArgNode,
@@ -21,6 +19,8 @@ import type {
   Segment,
 } from './ast.js';
 import type { CallArg, CheckedNode, FieldRef, Operand, PathStep } from './checked.js';
+import { fieldNameTable } from './field-names.js';
+import { suggest } from './suggest.js';
 
 /**
  * The result of {@link checkFilter}: the checked tree, or the problems that prevent it.

@@ -1,6 +1,6 @@
 import { ListkitError, type ListkitErrorCode, type Span } from '../errors.js';
+import { type FieldNameTable, fieldNameTable } from '../filter/field-names.js';
 import { compareStrings } from '../schema/compare-strings.js';
-import { type FieldNameTable, fieldNameTable } from '../schema/field-names.js';
 import {
   type Fields,
   type FieldType,

@@ -4,6 +4,7 @@ import { Collection } from '../list/collection.js';
 import { PageTokenCodec } from '../page-token/page-token-codec.js';
 import { checkResource } from './check-resource.js';
 import { defineSchema, t } from './field-type.js';
+import { parseInt64 } from './int64.js';
 
 const schema = defineSchema({
   key: 'name',
@@ -172,5 +173,30 @@ describe('Collection.put checks each value against the schema', () => {
   it('cuts a long value short in the message', () => {
     const message = refusal(put('title', 'x'.repeat(1000).split(''))).message;
     expect(message.length).toBeLessThan(200);
+  });
+});
+
+describe('int64 text at the bounds', () => {
+  // The check compiled per schema reads int64 text without BigInt; it must accept exactly what
+  // the filter engine (parseInt64) can compare.
+  it.each([
+    ['9223372036854775807', true],
+    ['9223372036854775808', false],
+    ['-9223372036854775808', true],
+    ['-9223372036854775809', false],
+    ['+9223372036854775807', true],
+    ['000009223372036854775807', false],
+    ['009223372036854775807', true],
+    ['-0', true],
+    ['12345678901234567890', false],
+    ['1e3', false],
+    ['+', false],
+    ['', false],
+    [' 1', false],
+  ])('%j: %s', (text, accepted) => {
+    expect(parseInt64(text) !== undefined).toBe(accepted);
+    const stored = put('pages', text);
+    if (accepted) expect(stored).toEqual({ name: 'shelves/1/books/1', pages: text });
+    else expect(refusal(stored).path).toBe('pages');
   });
 });

@@ -1,4 +1,5 @@
 import { ListkitError } from '../errors.js';
+import { fieldsConform, isInt64, isObject } from './conformance.js';
 import { parseDuration } from './duration.js';
 import type { FieldType, ResourceSchema } from './field-type.js';
 import { parseInt64 } from './int64.js';
@@ -53,59 +54,10 @@ export function checkResource<T extends object>(
   options: CheckResourceOptions = {},
 ): T {
   if (!isObject(resource)) throw invalid('', resource, 'a resource object');
-  // The common case, every value already in its JSON form, is decided without building a path
-  // or a closure (every put pays it); the slow pass converts, or names what is wrong.
+  // The common case, every value already in its JSON form, is decided by a check compiled once
+  // per schema (every put pays it); the slow pass converts, or names what is wrong.
   if (fieldsConform(schema.fields, resource)) return resource;
   return checkFields(schema.fields, resource, '', options.coerce === true) as T;
-}
-
-/** Whether every declared field the object sets holds its JSON form (nothing to convert). */
-function fieldsConform(fields: Readonly<Record<string, FieldType>>, object: object): boolean {
-  const entries = entriesOf(fields);
-  for (let i = 0; i < entries.length; i++) {
-    const [name, type] = entries[i]!;
-    // No hasOwn here: an inherited value that does not conform sends the item to the slow
-    // pass, which reads own properties only.
-    const value = (object as Record<string, unknown>)[name];
-    if (value !== undefined && !conforms(type, value)) return false;
-  }
-  return true;
-}
-
-function conforms(type: FieldType, value: unknown): boolean {
-  switch (type.kind) {
-    case 'string':
-      return typeof value === 'string';
-    case 'enum':
-      return typeof value === 'string' && type.values.includes(value);
-    case 'int64':
-      return isInt64(value);
-    case 'double':
-      return (
-        typeof value === 'number' ||
-        value === 'NaN' ||
-        value === 'Infinity' ||
-        value === '-Infinity'
-      );
-    case 'bool':
-      return typeof value === 'boolean';
-    case 'timestamp':
-      return typeof value === 'string' && parseTimestampInto(value, SCRATCH);
-    case 'duration':
-      return typeof value === 'string' && parseDuration(value) !== undefined;
-    case 'message':
-      return isObject(value) && fieldsConform(type.fields, value);
-    case 'map':
-      if (!isObject(value)) return false;
-      for (const key in value) {
-        if (Object.hasOwn(value, key) && !conforms(type.value, value[key])) return false;
-      }
-      return true;
-    case 'repeated':
-      if (!Array.isArray(value)) return false;
-      for (let i = 0; i < value.length; i++) if (!conforms(type.element, value[i])) return false;
-      return true;
-  }
 }
 
 /**
@@ -229,15 +181,6 @@ function checkList(type: FieldType, list: unknown[], path: string, coerce: boole
   return out;
 }
 
-/** Up to 18 digits is always in range: no BigInt to build (every int64 of every put). */
-const SHORT_INTEGER = /^[+-]?\d{1,18}$/;
-
-function isInt64(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isSafeInteger(value);
-  if (typeof value !== 'string') return false;
-  return SHORT_INTEGER.test(value) || parseInt64(value) !== undefined;
-}
-
 /** The entries of each fields object, listed once: every put walks them. */
 const ENTRIES = new WeakMap<object, [string, FieldType][]>();
 
@@ -254,9 +197,6 @@ function entriesOf(fields: Readonly<Record<string, FieldType>>): [string, FieldT
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 const SCRATCH: Instant = { seconds: 0, nanos: 0 };
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 
 /** At most this much of a refused value is shown in the message. */
 const SHOWN = 80;

@@ -1,7 +1,11 @@
 // listkit's own schema as JSON: exactly the ResourceSchema shape (without functions), which is
 // what `listkit filter --print-schema` prints and `--schema` reads back.
-import type { FieldNames } from '../field-type.js';
-import { defineSchema, type FieldType, type ResourceSchema } from '../field-type.js';
+import {
+  defineSchema,
+  type FieldNames,
+  type FieldType,
+  type ResourceSchema,
+} from '../field-type.js';
 import { SchemaSourceError } from './schema-source.js';
 
 const SCALARS = new Set(['string', 'int64', 'double', 'bool', 'timestamp', 'duration']);

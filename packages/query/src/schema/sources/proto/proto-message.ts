@@ -1,8 +1,13 @@
 // One neutral view of a protobuf message, whichever library described it (protobufjs from .proto
 // text, protobuf-es descriptors), and the one mapping from it to a ResourceSchema.
-import { protoNameOf } from '../../field-names.js';
-import type { FieldNames } from '../../field-type.js';
-import { defineSchema, type FieldType, type ResourceSchema } from '../../field-type.js';
+
+import {
+  defineSchema,
+  type FieldNames,
+  type FieldType,
+  type ResourceSchema,
+} from '../../field-type.js';
+import { protoNameOf } from '../../proto-name.js';
 import { withOptions } from '../apply-options.js';
 import { SchemaSourceError, type SchemaSourceOptions, unsupported } from '../schema-source.js';
 

@@ -1,25 +1,9 @@
 // How a filter or an orderBy may spell a field: its JSON name (`publishTime`), its proto name
 // (`publish_time`), or either. One table per fields object and spelling, built once: the checker
 // and the orderBy parser resolve each path segment through it and suggest in the caller's spelling.
-import type { FieldNames, Fields, FieldType } from './field-type.js';
+import type { FieldNames, Fields } from '../schema/field-type.js';
+import { protoNameOf } from '../schema/proto-name.js';
 import { suggest } from './suggest.js';
-
-/**
- * The proto name of a field known by its JSON name: its declared `protoName`, else the
- * snake_case of the JSON name (`publishTime` → `publish_time`), which is what protoc would have
- * derived the JSON name from.
- *
- * @example
- * ```ts
- * protoNameOf('publishTime', t.timestamp()); // 'publish_time'
- * ```
- */
-export function protoNameOf(jsonName: string, type: FieldType): string {
-  return (
-    type.protoName ??
-    jsonName.replace(/[A-Z]/g, (c, at: number) => (at === 0 ? '' : '_') + c.toLowerCase())
-  );
-}
 
 /** The names one fields object accepts under one {@link FieldNames} setting. */
 export interface FieldNameTable {
