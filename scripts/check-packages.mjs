@@ -42,7 +42,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const PACKAGES = [
   { dir: 'packages/query', profile: 'node16', built: 'dist/index.cjs' },
   { dir: 'packages/service', profile: 'esm-only', built: 'dist/index.js' },
-  { dir: 'packages/cli', profile: 'esm-only', built: 'dist/cli.js' },
+  { dir: 'packages/cli', profile: 'esm-only', built: 'dist/bin.js' },
 ];
 
 const attwBin = join(

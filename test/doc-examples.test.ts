@@ -127,7 +127,7 @@ beforeAll(async () => {
     copyFileSync(join(root, 'packages/service/src/db', started), join(work, started));
   }
   if (examples.some((e) => e.lang === 'sh')) {
-    await bundleFromSources(join(root, 'packages/cli/src/cli.ts'), join(work, 'listkit.mjs'));
+    await bundleFromSources(join(root, 'packages/cli/src/main.ts'), join(work, 'listkit.mjs'));
     const listkit = join(bin, 'listkit');
     writeFileSync(listkit, `#!/bin/sh\nexec "${process.execPath}" "${work}/listkit.mjs" "$@"\n`);
     chmodSync(listkit, 0o755);

@@ -88,6 +88,9 @@ function blocksOf(file: string): Block[] {
 
 const OPTIONS: ts.CompilerOptions = {
   strict: true,
+  // NestJS's decorators (docs/list-method.md) are TypeScript's legacy decorators, which every Nest
+  // project compiles with; no other block uses decorators.
+  experimentalDecorators: true,
   exactOptionalPropertyTypes: true,
   noUncheckedIndexedAccess: false,
   noEmit: true,

@@ -8,13 +8,14 @@ import type { SqlDialectName } from '@listkit/query/sql';
 const LABELS: Readonly<Record<SqlDialectName, string>> = {
   postgres: 'PostgreSQL',
   sqlite: 'SQLite',
+  mysql: 'MySQL / MariaDB',
 };
 
 /**
  * The dialects in menu order, each with its label.
  *
  * @example
- * SQL_DIALECTS.map((d) => d.label); // ['PostgreSQL', 'SQLite']
+ * SQL_DIALECTS.map((d) => d.label); // ['PostgreSQL', 'SQLite', 'MySQL / MariaDB']
  */
 export const SQL_DIALECTS: readonly { name: SqlDialectName; label: string }[] = Object.entries(
   LABELS,

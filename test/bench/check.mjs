@@ -1,7 +1,7 @@
 // `pnpm bench:check`: a guard against silent regressions. It runs the ratio rows of `pnpm bench`
 // with few iterations (seconds, not minutes), each against its peer in the same run, and
 // compares each ratio with the one recorded in test/bench/baseline.json: a ratio worse than its
-// baseline by more than MARGIN fails the check (exit code 1). Ratios, not times: a ratio to a
+// baseline by more than its row's margin fails the check (exit code 1). Ratios, not times: a ratio to a
 // peer measured in the same rounds moves far less between machines, and under load, than a time.
 //
 //   HTTP page / bare node:http  a list page of 500 over loopback (identity) from the emulator,
@@ -14,8 +14,11 @@
 //
 // Refresh the baseline on purpose (after a change that is meant to move a ratio, on a quiet
 // machine): `node test/bench/check.mjs --write-baseline`, and commit test/bench/baseline.json.
-// Knobs: BENCH_CHECK_MARGIN (default 0.3: a ratio may be 30% worse than its baseline),
-// BENCH_CHECK_ROUNDS (default 15).
+// Clocks: the synchronous rows are timed in CPU time of this process, which a loaded machine
+// does not inflate the way it does wall-clock time; the HTTP row, which waits on sockets, on the
+// wall clock. Knobs: BENCH_CHECK_MARGIN (every row's margin; by default 0.25 for the regex and
+// compiled rows, 0.4 for the parse and HTTP rows: MARGINS below), BENCH_CHECK_ROUNDS (default 15).
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { loadavg } from 'node:os';
@@ -26,24 +29,45 @@ import { RE2JS } from 're2js';
 import { FILTERS, PATTERNS, regexFilter } from './ratio-cases.mjs';
 
 const BASELINE = new URL('./baseline.json', import.meta.url);
-const MARGIN = Number(process.env.BENCH_CHECK_MARGIN ?? 0.3);
+// How much worse than its baseline a ratio may read before the check fails, by the row's first
+// word; BENCH_CHECK_MARGIN, when set, applies to every row. From clean runs at load 15-23 (2
+// cores): the regex and compiled rows (CPU time) stayed within +4% of their baseline; the parse
+// rows (CPU time too, but sub-microsecond calls whose JIT outcome differs between processes)
+// within +31%; the HTTP row (wall clock: it waits on sockets) within +26%.
+const MARGINS = { HTTP: 0.4, parse: 0.4, regex: 0.25, compiled: 0.25 };
+const marginOf = (row) =>
+  process.env.BENCH_CHECK_MARGIN !== undefined
+    ? Number(process.env.BENCH_CHECK_MARGIN)
+    : (MARGINS[row.split(' ')[0]] ?? 0.25);
+const HTTP_ROW = 'HTTP page of 500 / bare node:http';
 const ROUNDS = Number(process.env.BENCH_CHECK_ROUNDS ?? 15);
 const RECORDS = 50_000;
 
-const now = () => performance.now();
+/** Wall-clock ms: for the HTTP row, whose time is spent waiting on sockets as well. */
+const wallClock = () => performance.now();
+/**
+ * CPU ms of this process (user + system): for the synchronous rows. On a loaded machine a
+ * process waits for a core, and wall-clock time counts the wait; CPU time does not. At load
+ * average 16-18 (2 cores) the regex rows' fastest and median CPU-time ratios agreed within 0.05x
+ * where wall-clock ones moved by 0.3x between runs.
+ */
+const cpuClock = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 
 /**
- * The fastest ms of each of `fns` (async or not), timed in rotation. The fastest, not the median:
- * other processes' load only ever adds time, and on a loaded machine the median of a short run
- * moves by several times where the fastest sample holds.
+ * The fastest ms of each of `fns` (async or not), timed in rotation by `clock`. The fastest, not
+ * the median: other processes' load only ever adds time, and on a loaded machine the median of a
+ * short run moves by several times where the fastest sample holds.
  */
-async function race(fns, rounds = ROUNDS, warmup = 5) {
+async function race(fns, { rounds = ROUNDS, warmup = 5, clock = cpuClock } = {}) {
   const times = fns.map(() => []);
   for (let round = -warmup; round < rounds; round++) {
     for (let i = 0; i < fns.length; i++) {
-      const start = now();
+      const start = clock();
       await fns[i]();
-      if (round >= 0) times[i].push(now() - start);
+      if (round >= 0) times[i].push(clock() - start);
     }
   }
   return times.map((t) => Math.min(...t));
@@ -104,8 +128,12 @@ async function measureRatios() {
     });
     await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve));
     const bareUrl = `http://127.0.0.1:${bare.address().port}/`;
-    const [emu, raw] = await race([() => get(page), () => get(bareUrl)], ROUNDS * 4, 10);
-    ratios['HTTP page of 500 / bare node:http'] = emu / raw;
+    const [emu, raw] = await race([() => get(page), () => get(bareUrl)], {
+      rounds: ROUNDS * 4,
+      warmup: 10,
+      clock: wallClock,
+    });
+    ratios[HTTP_ROW] = emu / raw;
     await new Promise((resolve) => bare.close(resolve));
     await emulator.close();
   }
@@ -159,9 +187,19 @@ async function measureRatios() {
 }
 
 const load = loadavg()[0].toFixed(1);
+if (process.argv.includes('--ratios-json')) {
+  // One run's ratios for --write-baseline, from a process of its own.
+  console.log(JSON.stringify(await measureRatios()));
+  process.exit(0);
+}
 if (process.argv.includes('--write-baseline')) {
-  // The median of three runs per row: one run's fluke would otherwise become the baseline.
-  const runs = [await measureRatios(), await measureRatios(), await measureRatios()];
+  // The median of three runs per row, each in a process of its own as `pnpm bench:check` runs:
+  // one run's fluke would otherwise become the baseline, and later runs in one process read
+  // warmer (the first parse row 10-25% lower) than a check ever does.
+  const script = new URL(import.meta.url).pathname;
+  const runs = [1, 2, 3].map(() =>
+    JSON.parse(execFileSync(process.execPath, [script, '--ratios-json'], { encoding: 'utf8' })),
+  );
   const ratios = Object.fromEntries(
     Object.keys(runs[0]).map((k) => [k, runs.map((r) => r[k]).sort((a, b) => a - b)[1]]),
   );
@@ -176,20 +214,33 @@ if (process.argv.includes('--write-baseline')) {
   process.exit(0);
 }
 
-const ratios = await measureRatios();
 const baseline = JSON.parse(readFileSync(BASELINE, 'utf8')).ratios;
+const isWorse = (name, value) =>
+  baseline[name] !== undefined && value > baseline[name] * (1 + marginOf(name));
+let ratios = await measureRatios();
+const suspects = Object.keys(ratios).filter((name) => isWorse(name, ratios[name]));
+if (suspects.length > 0) {
+  // A second reading before failing: a parse row reads up to 1.6x its baseline in one clean run
+  // of three at load 20 (how the JIT settles differs between runs), a real regression in both.
+  console.log(`worse on the first reading, measured again: ${suspects.join('; ')}`);
+  const again = await measureRatios();
+  ratios = Object.fromEntries(
+    Object.entries(ratios).map(([name, value]) => [name, Math.min(value, again[name] ?? value)]),
+  );
+}
 let failed = 0;
-console.log(`bench:check (load average ${load}; a ratio fails past its baseline x ${1 + MARGIN})`);
+console.log(`bench:check (load average ${load}; a ratio fails past its baseline x (1 + margin))`);
 for (const [name, value] of Object.entries(ratios)) {
   const base = baseline[name];
-  const worse = base !== undefined && value > base * (1 + MARGIN);
+  const margin = marginOf(name);
+  const worse = isWorse(name, value);
   if (worse) failed++;
   const verdict = base === undefined ? 'no baseline' : worse ? 'WORSE' : 'ok';
   console.log(
-    `${verdict.padEnd(11)} ${value.toFixed(2)}x (baseline ${base?.toFixed(2) ?? '-'}x)  ${name}`,
+    `${verdict.padEnd(11)} ${value.toFixed(2)}x (baseline ${base?.toFixed(2) ?? '-'}x, margin ${margin * 100}%)  ${name}`,
   );
 }
 if (failed) {
-  console.log(`${failed} ratio(s) worse than the baseline by more than ${MARGIN * 100}%`);
+  console.log(`${failed} ratio(s) worse than their baseline by more than the margin`);
   process.exit(1);
 }

@@ -98,6 +98,31 @@ for (const { name, file, array } of inputs) {
   );
 }
 
+// Start-up: one record on stdin, the runs of each program alternated, the fastest of STARTS; the
+// first listkit run (not counted) writes its code cache, as a user's first run does.
+const STARTS = 10;
+const startUps = [
+  ['listkit filter', process.execPath, [listkit, 'filter', 'a = 1']],
+  ["node -e '' (Node alone)", process.execPath, ['-e', '']],
+  ['jq', 'jq', ['-c', 'select(.a == 1)']],
+];
+spawnSync(process.execPath, [listkit, 'filter', 'a = 1'], { input: '{"a":1}\n' });
+const fastest = startUps.map(() => Number.POSITIVE_INFINITY);
+for (let round = 0; round < STARTS; round++) {
+  startUps.forEach(([, command, args], i) => {
+    const started = process.hrtime.bigint();
+    const run = spawnSync(command, args, { input: '{"a":1}\n', encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${run.stderr}`);
+    fastest[i] = Math.min(fastest[i], Number(process.hrtime.bigint() - started) / 1e6);
+  });
+}
+console.log(
+  `\nStart-up: one record on stdin, fastest of ${STARTS} (load average ${loadavg()[0].toFixed(2)}).\n`,
+);
+console.log('| program | ms |');
+console.log('| --- | ---: |');
+for (const [i, [name]] of startUps.entries()) console.log(`| ${name} | ${fastest[i].toFixed(0)} |`);
+
 console.log('\nReading one-line arrays is linear: ms per MB stays flat as the size doubles.\n');
 console.log('| one-line array | MB | listkit ms | listkit ms per MB | jq ms | jq ms per MB |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: |');

@@ -1,12 +1,20 @@
 // A page of 500 by name at 10^5 rows (BENCH_DIALECT_ROWS) on each SQL dialect's engine, against
 // the in-memory Collection's page over the same resources in the same run (issue 34). Engines:
-// SQLite in process (better-sqlite3, in memory), PGlite in process; PostgreSQL when
-// LISTKIT_PG_URL is set. ms per page: the median of consecutive keyset pages after the first,
+// SQLite in process (better-sqlite3, in memory), PGlite in process; MariaDB (mysql2 over a Unix
+// socket) when LISTKIT_MARIADB_URL is set (.ci/with-mariadb.sh). ms per page: the median of consecutive keyset pages after the first,
 // over three rounds. Prints; never asserts; writes no tracked file.
 import { PGlite } from '@electric-sql/pglite';
 import { Collection, defineSchema, PageTokenCodec, t } from '@listkit/query';
-import { listFromSql, sqliteRunner, sqlTable, suggestIndexes } from '@listkit/query/sql';
+import {
+  listFromSql,
+  mysql2Runner,
+  pgliteRunner,
+  sqliteRunner,
+  sqlTable,
+  suggestIndexes,
+} from '@listkit/query/sql';
 import Database from 'better-sqlite3';
+import mysql from 'mysql2/promise';
 
 const ROWS = Number(process.env.BENCH_DIALECT_ROWS ?? 100_000);
 const PAGES = Number(process.env.BENCH_DIALECT_PAGES ?? 12);
@@ -109,13 +117,39 @@ async function loadPglite() {
     await db.query(`INSERT INTO rules (${cols.join(', ')}) VALUES ${values.join(', ')}`, params);
   }
   await db.exec('ANALYZE rules');
-  const run = (statements) =>
-    db.transaction(async (tx) => {
-      let rows = [];
-      for (const s of statements) rows = (await tx.query(s.text, [...s.params])).rows;
-      return rows;
-    });
-  return { name: 'PGlite (in process)', table, run, close: () => db.close() };
+  return { name: 'PGlite (in process)', table, run: pgliteRunner(db), close: () => db.close() };
+}
+
+async function loadMariadb() {
+  const pool = mysql.createPool({ uri: process.env.LISTKIT_MARIADB_URL, connectionLimit: 2 });
+  const table = sqlTable(schema, {
+    table: `bench_rules_${process.pid}`,
+    dialect: 'mysql',
+    required: ['creationTimestamp'],
+  });
+  await pool.query(`DROP TABLE IF EXISTS ${table.name}`);
+  await pool.query(table.createTable());
+  for (const ddl of suggestIndexes(table)) await pool.query(ddl);
+  const cols = table.insertColumns;
+  for (let i = 0; i < resources.length; i += BATCH) {
+    const batch = resources.slice(i, i + BATCH);
+    const values = batch.map(() => `(${cols.map(() => '?').join(', ')})`);
+    await pool.execute(
+      `INSERT INTO ${table.name} (${cols.join(', ')}) VALUES ${values.join(', ')}`,
+      batch.flatMap((r) => table.row(r)),
+    );
+  }
+  await pool.query(`ANALYZE TABLE ${table.name}`);
+  const version = (await pool.query('SELECT VERSION() AS v'))[0][0].v;
+  return {
+    name: `MariaDB ${version.split('-')[0]} (mysql2, Unix socket)`,
+    table,
+    run: mysql2Runner(pool),
+    close: async () => {
+      await pool.query(`DROP TABLE IF EXISTS ${table.name}`);
+      await pool.end();
+    },
+  };
 }
 
 const REQUESTS = [
@@ -136,7 +170,10 @@ console.log(
 console.log(
   `in memory (Collection): ${REQUESTS.map(({ label }) => `${label} ${fmt(memory[label])}`).join('; ')}`,
 );
-for (const load of [loadSqlite, loadPglite]) {
+const engines = [loadSqlite, loadPglite];
+if (process.env.LISTKIT_MARIADB_URL) engines.push(loadMariadb);
+else console.log('MariaDB: skipped (set LISTKIT_MARIADB_URL, or run under .ci/with-mariadb.sh)');
+for (const load of engines) {
   const engine = await load();
   const cells = [];
   for (const { label, request } of REQUESTS) {

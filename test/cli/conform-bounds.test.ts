@@ -12,7 +12,7 @@ import { type Run, runListkit } from '../support/run-listkit.js';
 
 let cli: { file: string; dispose: () => void } | undefined;
 beforeAll(async () => {
-  cli = await bundleServiceModule('packages/cli/src/cli.ts');
+  cli = await bundleServiceModule('packages/cli/src/main.ts');
 }, 60_000);
 afterAll(() => {
   cli?.dispose();

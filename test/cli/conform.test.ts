@@ -49,7 +49,7 @@ const failed = (report: Report) =>
   report.checks.filter((c) => c.status === 'FAIL').map((c) => `${c.group}: ${c.name}`);
 
 beforeAll(async () => {
-  cli = await bundleServiceModule('packages/cli/src/cli.ts');
+  cli = await bundleServiceModule('packages/cli/src/main.ts');
 }, 60_000);
 
 afterAll(() => {
@@ -93,6 +93,15 @@ describe('listkit conform against the emulator', () => {
       'orderBy "name"',
       'orderBy "creationTimestamp desc"',
     ]);
+    // Partial responses pass; Compute has no skip: refused, so "not supported".
+    expect(groups('partial').map((c) => c.cause)).toEqual([
+      expect.stringMatching(/^fields=items\(name,labels\),nextPageToken: 2 items as listkit/),
+      expect.stringMatching(/^6 pages with fields=items\(name,labels\),nextPageToken, same items$/),
+      expect.stringMatching(/^fields=items\(name,listkitNoSuchField\): 400/),
+    ]);
+    const skips = report.checks.filter((c) => c.group === 'skip');
+    expect(skips.map((c) => c.status)).toEqual(['SKIP']);
+    expect(skips[0]!.cause).toMatch(/^not supported: 400.*Cannot bind query parameter/);
     // Every kind of generated filter was tried.
     const filters = report.checks.filter((c) => c.group === 'filter').map((c) => c.name);
     for (const shape of [/ eq "[^"]*\.\*"/, /:\*$/, / AND /, / OR /, /^NOT /, / > /, / != /]) {
@@ -151,6 +160,39 @@ describe('listkit conform catches a broken server', () => {
       expect(
         report.checks.filter((c) => c.group === 'ordering' && c.status === 'PASS').length,
       ).toBe(5);
+      // It has partial responses and skip: every check of both runs and passes.
+      const passed = (group: string) =>
+        report.checks.filter((c) => c.group === group && c.status === 'PASS').map((c) => c.name);
+      expect(passed('partial')).toEqual([
+        'fields keeps exactly the selected paths',
+        "a walk with fields gives the default walk's items",
+        'fields naming a field that cannot exist is refused',
+      ]);
+      expect(passed('skip')).toEqual([
+        'skip N starts the page at item N+1',
+        'the page token carries the skip on',
+        'skip with a page token skips from the token',
+        'skip past the end is an empty page with no token',
+        'a negative skip is refused',
+      ]);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('reports partial responses as "not supported" when an AIP server ignores fields', async () => {
+    const server = await startStandIn({ bug: 'fields-ignored' });
+    try {
+      const { run, report } = await conform([server.url, '--dialect', 'aip']);
+      expect(failed(report)).toEqual([]);
+      expect(run.status).toBe(0);
+      const partial = report.checks.filter((c) => c.group === 'partial');
+      expect(partial.map((c) => [c.status, c.cause])).toEqual([
+        [
+          'SKIP',
+          expect.stringMatching(/^not supported: the server ignores fields=books\(name,labels\)/),
+        ],
+      ]);
     } finally {
       await server.close();
     }
@@ -293,7 +335,7 @@ describe('listkit conform catches a broken server', () => {
         expect(url.searchParams.get('alt')).toBe('json');
         expect(
           [...url.searchParams.keys()].every((k) =>
-            ['alt', 'filter', 'orderBy', 'pageSize', 'pageToken'].includes(k),
+            ['alt', 'filter', 'orderBy', 'pageSize', 'pageToken', 'fields', 'skip'].includes(k),
           ),
         ).toBe(true);
       }
@@ -326,6 +368,26 @@ describe('listkit conform catches a broken server', () => {
     ],
     ['desc-as-asc', 'ordering: orderBy "name desc"', ['filter']],
     ['empty-last-page', 'paging: no empty page', ['filter', 'ordering']],
+    [
+      'fields-drops-token',
+      'partial: fields keeps exactly the selected paths',
+      ['paging', 'filter', 'ordering', 'skip'],
+    ],
+    [
+      'skip-ignores-token',
+      'skip: skip with a page token skips from the token',
+      ['paging', 'filter', 'ordering', 'partial'],
+    ],
+    [
+      'skip-not-carried',
+      'skip: the page token carries the skip on',
+      ['paging', 'filter', 'ordering', 'partial'],
+    ],
+    [
+      'negative-skip-accepted',
+      'skip: a negative skip is refused',
+      ['paging', 'filter', 'ordering', 'partial'],
+    ],
   ];
   it.each(cases)(
     'bug %s fails %j (and nothing in %j)',
@@ -372,11 +434,12 @@ describe('listkit conform catches a broken server', () => {
       expect(cause.cause).toContain(
         `it skipped 3 items that walks with page size 7 list: ${dropped[0]} (between pages 1 and 2), ${dropped[1]} (between pages 2 and 3), ${dropped[2]} (between pages 3 and 4)`,
       );
-      // Every filter and ordering failure is marked as following from it; paging failures are not.
+      // Every failure of a check comparing with the listing (filter, ordering, partial, skip) is
+      // marked as following from it; paging failures are not.
       const fails = report.checks.filter((c) => c.status === 'FAIL');
       const marked = fails.filter((c) => c.details && 'consequenceOf' in c.details);
       expect(marked.length).toBeGreaterThan(0);
-      expect(marked).toEqual(fails.filter((c) => c.group === 'filter' || c.group === 'ordering'));
+      expect(marked).toEqual(fails.filter((c) => c.group !== 'paging'));
       for (const check of marked) {
         expect(check.details).toMatchObject({
           consequenceOf: 'paging: the full listing lists every item once',
@@ -554,9 +617,9 @@ describe('listkit conform --mutate', () => {
   }, 60_000);
 
   it('cleans up when the run stops part-way (--max-requests), within the budget', async () => {
-    // The read-only checks take about 145 requests here: one budget runs out among the creates
+    // The read-only checks take about 165 requests here: one budget runs out among the creates
     // before the walk, the other in the walk.
-    for (const budget of [150, 170]) {
+    for (const budget of [170, 190]) {
       const server = await startStandIn();
       try {
         const { run, report } = await conform([

@@ -67,7 +67,7 @@ const names = (out: string) =>
 beforeAll(async () => {
   // The bin from its TypeScript sources, bundled outside the checkout's tracked files (PGlite and
   // pg, which only `serve` loads, resolve from the service package).
-  cli = await bundleServiceModule('packages/cli/src/cli.ts');
+  cli = await bundleServiceModule('packages/cli/src/main.ts');
 }, 60_000);
 
 afterAll(() => {
@@ -217,6 +217,19 @@ describe('listkit filter prints what was asked', () => {
     ]);
     expect(sqlite.stdout).toMatch(/SELECT .* FROM "resources"\nWHERE .*"name" GLOB \?/);
     expect(sqlite.stdout).toMatch(/-- name: sqlite has no regex operator/);
+    const mysql = await listkit([
+      'filter',
+      '(name eq "a.*") (IPProtocol eq "UDP")',
+      path(),
+      '--sql',
+      '--dialect',
+      'mysql',
+    ]);
+    expect(mysql.stdout).toMatch(
+      /SELECT `resource` AS `resource` FROM `resources`\nWHERE .*`ip_protocol` LIKE \? ESCAPE '!'/,
+    );
+    expect(mysql.stdout).toMatch(/`name` LIKE \? ESCAPE '!'/);
+    expect(mysql.stdout).toMatch(/-- name: mysql has no regex operator/);
     const schema = await listkit(['filter', '', path(), '--print-schema']);
     expect(JSON.parse(schema.stdout)).toMatchObject({
       key: 'name',
@@ -852,6 +865,53 @@ describe('listkit filter never misses a match silently', () => {
     expect(kept.stderr).toMatch(/1 record\(s\) skipped/);
   });
 
+  it("guards --order-by fields as it guards the filter's: widened, or an error", async () => {
+    // Inferred from the first two records: `t` a timestamp, `x` a number.
+    const records = (...rows: [string, string, unknown][]) =>
+      rows.map(([name, t, x]) => JSON.stringify({ name, t, x })).join('\n');
+    const input = records(
+      ['a', '2025-01-02T00:00:00Z', 2],
+      ['b', '2025-01-01T00:00:00Z', 1],
+      ['c', 'later', 3],
+    );
+    const sorted = await listkit(['filter', '', '--order-by', 't', '--sample-size', '2'], input);
+    expect(sorted.status).toBe(0);
+    // As text "later" sorts last; read as a timestamp it would have sorted first, as unset.
+    expect(names(sorted.stdout)).toEqual(['b', 'a', 'c']);
+    expect(sorted.stderr).toBe(
+      'listkit: notice: schema: field \'t\' holds a string ("later") at <stdin>:3:1: read as string (was timestamp) from here on\n',
+    );
+
+    const text = await listkit(
+      ['filter', '', '--order-by', 'x desc', '--sample-size', '2'],
+      records(['a', 'x', 2], ['b', 'y', 1], ['c', 'z', 'three']),
+    );
+    expect(text.status).toBe(1);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toBe(
+      'listkit: <stdin>:3:1: field \'x\' holds a string ("three"), which its type inferred from earlier records (double) cannot read; give --schema\n',
+    );
+
+    // A page of one keeps two candidates: the third record passes one over, and the fourth
+    // cannot be widened without knowing where that one would now sort.
+    const paged = records(
+      ['a', '2025-01-02T00:00:00Z', 2],
+      ['b', '2025-01-01T00:00:00Z', 1],
+      ['c', '2025-01-03T00:00:00Z', 3],
+      ['d', 'later', 4],
+    );
+    const args = ['filter', '', '--order-by', 't', '--page-size', '1', '--sample-size', '2'];
+    const refused = await listkit(args, paged);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(
+      'listkit: <stdin>:4:1: field \'t\' holds a string ("later"): read as string (was timestamp), it could sort before matches --order-by has already passed over; give --schema\n',
+    );
+    const skipped = await listkit([...args, '--keep-going'], paged);
+    expect(skipped.status).toBe(0);
+    expect(names(skipped.stdout)).toEqual(['b']);
+    expect(skipped.stderr).toMatch(/\(skipped; --keep-going\)\n.*1 record\(s\) skipped/s);
+  });
+
   it('a filter naming a field the first records lack waits for the records that have it', async () => {
     // The field first appears after the records of the first chunk (but within --sample-size).
     const first = ints.split('\n').slice(0, 5000).join('\n');
@@ -894,6 +954,36 @@ describe('listkit filter: the small things', () => {
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/--fields: .*unknown field 'nmae'; did you mean 'name'\?/s);
+  });
+
+  it("--fields reads the fields parameter's syntax and AIP-161 paths, the emulator's reader", async () => {
+    const size5 = ['filter', 'size = 5'];
+    const dotted = await listkit([...size5, '--fields', 'name,labels.team'], ndjson);
+    const nested = await listkit([...size5, '--fields', 'name, labels(team)'], ndjson);
+    const slash = await listkit([...size5, '--fields', 'name,labels/team'], ndjson);
+    expect(JSON.parse(dotted.stdout)).toEqual({ name: 'web-05', labels: { team: 'core' } });
+    expect(nested.stdout).toBe(dotted.stdout);
+    expect(slash.stdout).toBe(dotted.stdout);
+    // Every value of a map, every element of a repeated field.
+    const star = await listkit([...size5, '--fields', 'labels.*,ports'], ndjson);
+    expect(JSON.parse(star.stdout)).toEqual({
+      labels: { env: 'prod', team: 'core' },
+      ports: ['8005'],
+    });
+    // Table columns in the order written, sub-selections spelt out.
+    const table = await listkit(
+      [...size5, '--output', 'table', '--fields', 'size,labels(team,env),name'],
+      ndjson,
+    );
+    expect(table.stdout.split('\n')[0]).toMatch(/^size\s+labels\.team\s+labels\.env\s+name$/);
+    expect(table.stdout.split('\n')[1]).toMatch(/^5\s+core\s+prod\s+web-05$/);
+    // Bad syntax and an index into a repeated field: bad usage, with the place shown.
+    const open = await listkit(['filter', '', '--fields', 'name,labels(team'], ndjson);
+    expect(open.status).toBe(2);
+    expect(open.stderr).toMatch(/--fields: .*\^.*expected '\)'/s);
+    const index = await listkit(['filter', '', '--fields', 'ports.0'], ndjson);
+    expect(index.status).toBe(2);
+    expect(index.stderr).toMatch(/--fields: /);
   });
 
   it('--help states each default once; a token of another listing speaks of files', async () => {

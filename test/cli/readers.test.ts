@@ -2,7 +2,7 @@
 // JSON nesting found without recursion (strings and escapes do not count as brackets).
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { scanJsonNesting } from '../../packages/cli/src/json-nesting.js';
+import { nestsTooDeep, scanJsonNesting } from '../../packages/cli/src/json-nesting.js';
 import { CapExceeded, formatBytes, readCapped } from '../../packages/cli/src/read-capped.js';
 
 describe('readCapped', () => {
@@ -49,5 +49,25 @@ describe('scanJsonNesting', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     expect(scanJsonNesting(deep, 100).tooDeep).toMatchObject({ line: 1, column: 101 });
     expect(scanJsonNesting(deep, 200_000)).toEqual({ containers: 100_000 });
+  });
+});
+
+describe('nestsTooDeep', () => {
+  it('answers as scanJsonNesting does, brackets in strings included in the count only', () => {
+    const cases: [string, number][] = [
+      ['{"a":[[1]]}', 2],
+      ['{"a":[[1]]}', 3],
+      // More brackets than the limit, all but one in a string: scanned, and not too deep.
+      [`{"a":"${'['.repeat(50)}"}`, 10],
+      [`{"a":"${'{'.repeat(50)}","b":[[[[[[[[[[[[1]]]]]]]]]]]]}`, 10],
+      [`${'['.repeat(1000)}${']'.repeat(1000)}`, 512],
+    ];
+    for (const [text, max] of cases) {
+      expect(nestsTooDeep(text, max), text).toEqual(scanJsonNesting(text, max).tooDeep);
+    }
+    expect(nestsTooDeep(`{"a":"${'['.repeat(50)}"}`, 10)).toBeUndefined();
+    expect(nestsTooDeep(`${'['.repeat(1000)}${']'.repeat(1000)}`, 512)).toMatchObject({
+      column: 513,
+    });
   });
 });

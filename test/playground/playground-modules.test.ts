@@ -152,7 +152,7 @@ describe('links', () => {
     expect(refused.warnings.join()).toMatch(/expectations in this link were not used/);
     const dialect = await decodeHash('#filter=&sql=oracle');
     expect(dialect.state.sqlDialect).toBeUndefined();
-    expect(dialect.warnings).toEqual(['ignored sql=oracle: not one of postgres, sqlite']);
+    expect(dialect.warnings).toEqual(['ignored sql=oracle: not one of postgres, sqlite, mysql']);
   });
 });
 

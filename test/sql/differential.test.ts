@@ -1,8 +1,10 @@
 // The SQL planner against the in-memory engine (test/support/sql-properties.ts): every page listed
 // through SQL must equal the in-memory Collection's page, on each engine: PGlite, SQLite and, when
-// configured, a PostgreSQL server.
+// configured, a PostgreSQL server and a MariaDB server.
 import { describe } from 'vitest';
 import {
+  mariadbSkipReason,
+  openMariadb,
   openPglite,
   openPostgres,
   openSqlite,
@@ -26,5 +28,14 @@ describe.skipIf(skip !== undefined)(
   () => {
     injection(openPostgres, Math.ceil(RUNS / 2));
     differential(openPostgres, RUNS);
+  },
+);
+
+const noMariadb = mariadbSkipReason();
+describe.skipIf(noMariadb !== undefined)(
+  `SQL planner on a MariaDB server${noMariadb ? ` (skipped: ${noMariadb})` : ''}`,
+  () => {
+    injection(openMariadb, Math.ceil(RUNS / 2), 'mysql');
+    differential(openMariadb, RUNS, 'mysql');
   },
 );

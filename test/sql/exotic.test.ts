@@ -1,6 +1,7 @@
 // The planner over the less common shapes: maps of maps and of messages, lists of lists,
 // messages two deep, timestamps inside maps. Whatever pushes down or stays residual, pages must
-// equal the in-memory Collection's (PGlite; the common shapes run on a server too).
+// equal the in-memory Collection's (PGlite, SQLite and a MariaDB server; the common shapes run on
+// a PostgreSQL server too).
 import {
   Collection,
   defineSchema,
@@ -13,7 +14,13 @@ import {
 import { listFromSql, type SqlTable, sqlTable } from '@listkit/query/sql';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, openSqlite, type TestDatabase } from '../support/sql-databases.js';
+import {
+  mariadbSkipReason,
+  openMariadb,
+  openPglite,
+  openSqlite,
+  type TestDatabase,
+} from '../support/sql-databases.js';
 
 const schema = defineSchema({
   key: 'id',
@@ -138,9 +145,15 @@ function exotic(open: () => Promise<TestDatabase>, tables: readonly SqlTable[]) 
   let db: TestDatabase;
   beforeAll(async () => {
     db = await open();
-    for (const table of tables) await db.exec(table.createTable());
+    for (const table of tables) {
+      await db.exec(`DROP TABLE IF EXISTS ${table.name}`);
+      await db.exec(table.createTable());
+    }
   }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
-  afterAll(() => db?.close());
+  afterAll(async () => {
+    for (const table of tables) await db?.exec(`DROP TABLE IF EXISTS ${table.name}`);
+    await db?.close();
+  });
 
   it('lists maps of maps and of messages, lists of lists and deep messages as the in-memory engine', async () => {
     let compared = 0;
@@ -200,3 +213,13 @@ describe('on PGlite', () => {
 describe('on SQLite', () => {
   exotic(openSqlite, [sqlTable(schema, { table: 'listkit_exotic', dialect: 'sqlite' })]);
 });
+
+const noMariadb = mariadbSkipReason();
+describe.skipIf(noMariadb !== undefined)(
+  `on a MariaDB server${noMariadb ? ` (skipped: ${noMariadb})` : ''}`,
+  () => {
+    exotic(openMariadb, [
+      sqlTable(schema, { table: `listkit_exotic_${process.pid}`, dialect: 'mysql' }),
+    ]);
+  },
+);

@@ -121,6 +121,49 @@ describe('snapshots', () => {
     expect((await emulator.snapshots.list()).map((s) => s.name)).toEqual(['default']);
   }, 300_000);
 
+  it('a restore after a test puts back exactly the snapshot: rules changed, added and deleted', async () => {
+    const emulator = await open();
+    const insert = (name: string) =>
+      call(emulator, 'POST', REGIONAL, { body: { name, target: POOL, labels: { v: '1' } } });
+    for (const name of ['a', 'b', 'c']) expect((await insert(name)).status).toBe(200);
+    const walk = async () => [
+      ...(await listWalk(emulator, REGIONAL, 2)),
+      ...(await listWalk(emulator, '/compute/v1/projects/p/regions/us-central1/operations', 2)),
+    ];
+    const before = await walk();
+    await emulator.snapshot('three');
+    for (let round = 0; round < 3; round++) {
+      // What a test does: change one rule in place, delete one, add one.
+      const b = await call<Json>(emulator, 'GET', `${REGIONAL}/b`);
+      const relabel = await call(emulator, 'POST', `${REGIONAL}/b/setLabels`, {
+        body: { labels: { v: '2' }, labelFingerprint: b.json.labelFingerprint },
+      });
+      expect(relabel.status).toBe(200);
+      expect((await call(emulator, 'DELETE', `${REGIONAL}/c`)).status).toBe(200);
+      expect((await insert(`d${round}`)).status).toBe(200);
+      expect(await walk()).not.toEqual(before);
+      await emulator.restore('three');
+      expect(await walk()).toEqual(before);
+    }
+  }, 300_000);
+
+  it('refuses a snapshot file whose state the store cannot hold, and changes nothing', async () => {
+    const emulator = await open();
+    expect(
+      (await call(emulator, 'POST', REGIONAL, { body: { name: 'kept', target: POOL } })).status,
+    ).toBe(200);
+    await emulator.snapshot('good');
+    const file = JSON.parse(await emulator.snapshots.export('good'));
+    const before = await listWalk(emulator, REGIONAL, 10);
+    file.name = 'bad';
+    file.store.rules[0].rule.id = 'not-a-number';
+    await expect(emulator.snapshots.import(JSON.stringify(file))).rejects.toThrow(
+      'snapshot file: store.rules[0].rule: id',
+    );
+    expect(await listWalk(emulator, REGIONAL, 10)).toEqual(before);
+    expect((await emulator.snapshots.list()).map((s) => s.name)).toEqual(['good']);
+  }, 300_000);
+
   it('refuses what it cannot do, naming it', async () => {
     const emulator = await open({ snapshotLimits: { count: 2, bytes: 256 * 1024 } });
     const c = caller<Json>(emulator, { headers: JSON_TYPE });

@@ -24,16 +24,20 @@ const SOURCE_ALIASES = {
 };
 
 /**
- * Bundles the program `entry` (an absolute path) for Node into `outfile`, `@listkit/*` from the
- * sources. PGlite (which loads its WebAssembly from beside its own files), pg (optional
+ * Bundles the program `entry` (an absolute path) for Node into `outfile` (an ES module, or a
+ * CommonJS script), `@listkit/*` from the sources. PGlite (which loads its WebAssembly from beside its own files), pg (optional
  * native parts) and better-sqlite3 (a native addon) stay external and resolve at run time through the node_modules above `outfile`.
  */
-export async function bundleFromSources(entry: string, outfile: string): Promise<void> {
+export async function bundleFromSources(
+  entry: string,
+  outfile: string,
+  format: 'esm' | 'cjs' = 'esm',
+): Promise<void> {
   await build({
     entryPoints: [entry],
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format,
     target: 'node20',
     outfile,
     external: [
@@ -45,9 +49,12 @@ export async function bundleFromSources(entry: string, outfile: string): Promise
       'drizzle-orm/*',
     ],
     // CommonJS dependencies (commander, protobufjs) require Node's built-ins.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
+    banner:
+      format === 'esm'
+        ? {
+            js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+          }
+        : {},
     alias: SOURCE_ALIASES,
     logLevel: 'silent',
   });

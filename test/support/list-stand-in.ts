@@ -3,7 +3,14 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { compileFilter, inferSchema, parseOrderBy, type ResourceSchema } from '@listkit/query';
+import {
+  compileFieldMask,
+  compileFilter,
+  inferSchema,
+  listResponseType,
+  parseOrderBy,
+  type ResourceSchema,
+} from '@listkit/query';
 
 export type Bug =
   /** Skips one item at every page boundary. */
@@ -29,7 +36,17 @@ export type Bug =
    * Pages by offset instead of by the last item returned: a delete before the cursor makes the
    * walk skip an item, an insert before it repeats one.
    */
-  | 'offset-paging';
+  | 'offset-paging'
+  /** Answers every field whatever `fields` selects (a server without partial responses). */
+  | 'fields-ignored'
+  /** Applies `fields` to the items only and always leaves the page token out. */
+  | 'fields-drops-token'
+  /** `skip` counts from the start of the listing even with a page token. */
+  | 'skip-ignores-token'
+  /** The token after a skipped page points back before the skipped items. */
+  | 'skip-not-carried'
+  /** A negative `skip` is taken as 0. */
+  | 'negative-skip-accepted';
 
 export interface StandIn {
   url: string;
@@ -59,7 +76,7 @@ const DEFAULT_PAGE = 50;
 
 /**
  * Serves `books` at `/v1/shelves/1/books` with pageSize/pageToken, filter and orderBy, items in
- * `books`; refuses filters matching `refuse` with 400 (to stand for unsupported syntax). Pages
+ * `books`, `fields` (a partial response) and AIP-158's `skip` (relative to the page token); refuses filters matching `refuse` with 400 (to stand for unsupported syntax). Pages
  * are keyset pages: a token holds the last item returned, and the next page starts after it.
  * `POST /v1/shelves/1/books?bookId=ID` creates `shelves/1/books/ID` (its body's fields over a
  * copy of the first book); `GET` and `DELETE /v1/shelves/1/books/ID` read and remove one.
@@ -205,20 +222,37 @@ export async function startStandIn(
       const start = matching.findIndex((b) => compare(b, after) > 0);
       offset = start < 0 ? matching.length : start;
     }
+    const skipText = url.searchParams.get('skip') ?? '0';
+    let skip = /^-?\d{1,9}$/.test(skipText) ? Number(skipText) : Number.NaN;
+    if (bug === 'negative-skip-accepted' && skip < 0) skip = 0;
+    if (!(skip >= 0)) return fail(res, `skip must be a non-negative integer, not "${skipText}"`);
+    const unskipped = offset;
+    offset = (bug === 'skip-ignores-token' && skip > 0 ? 0 : offset) + skip;
     const items = matching.slice(offset, offset + size);
     let next = offset + size;
     if (bug === 'skip') next += 1;
     if (bug === 'repeat' && offset === 0 && size > 1) next -= 1;
+    if (bug === 'skip-not-carried') next = unskipped + size;
     const more =
       next < matching.length ||
       (bug === 'empty-last-page' && next === matching.length && items.length > 0);
     if (bug === 'drop-last-of-page' && more) items.pop();
-    const body = {
+    let body: Record<string, unknown> = {
       books: items,
       ...(more
         ? { nextPageToken: seal({ o: next, k: matching[next - 1], f: filter, b: orderBy }) }
         : {}),
     };
+    const fields = url.searchParams.get('fields') ?? '';
+    if (fields !== '' && bug !== 'fields-ignored') {
+      try {
+        const mask = compileFieldMask(fields, listResponseType(schema, { items: 'books' }));
+        const projected = mask.apply(body) as Record<string, unknown>;
+        body = bug === 'fields-drops-token' ? { books: projected.books ?? [] } : projected;
+      } catch (error) {
+        return fail(res, (error as Error).message);
+      }
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   });

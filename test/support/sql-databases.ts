@@ -1,7 +1,11 @@
-// Databases for the SQL planner's tests: PGlite and SQLite in-process (always), and the
-// PostgreSQL server named by LISTKIT_PG_URL (.ci/with-postgres.sh starts a throwaway one).
+// Databases for the SQL planner's tests: PGlite and SQLite in-process (always), the PostgreSQL
+// server named by LISTKIT_PG_URL (.ci/with-postgres.sh starts a throwaway one) and the MariaDB
+// server named by LISTKIT_MARIADB_URL (.ci/with-mariadb.sh).
 import { PGlite } from '@electric-sql/pglite';
 import {
+  mysql2Runner,
+  pgliteRunner,
+  pgRunner,
   type SqlDialectName,
   type SqlRunner,
   simpleQueryText,
@@ -9,6 +13,7 @@ import {
   sqliteRunner,
 } from '@listkit/query/sql';
 import Database from 'better-sqlite3';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 
 /** One database as the tests use it. */
@@ -38,13 +43,7 @@ export async function openPglite(): Promise<TestDatabase> {
     },
     query: async (text, params = []) =>
       (await db.query<Record<string, unknown>>(text, [...params])).rows,
-    run: (statements) =>
-      db.transaction(async (tx) => {
-        let rows: Record<string, unknown>[] = [];
-        for (const s of statements)
-          rows = (await tx.query<Record<string, unknown>>(s.text, [...s.params])).rows;
-        return rows;
-      }),
+    run: pgliteRunner(db),
     runOneQuery: async (statements) =>
       ((await db.exec(simpleQueryText(statements))).at(-1)?.rows ?? []) as Record<
         string,
@@ -79,6 +78,7 @@ export async function openPostgres(): Promise<TestDatabase> {
   });
   await client.connect();
   await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm').catch(() => undefined);
+  const pgRunnerOf = pgRunner(client);
   let queue: Promise<unknown> = Promise.resolve();
   // One client: transactions must not interleave, so calls wait their turn.
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -91,19 +91,8 @@ export async function openPostgres(): Promise<TestDatabase> {
     dialect: 'postgres',
     exec: (sql) => serial(async () => void (await client.query(sql))),
     query: (text, params = []) => serial(async () => (await client.query(text, [...params])).rows),
-    run: (statements) =>
-      serial(async () => {
-        await client.query('BEGIN');
-        try {
-          let rows: Record<string, unknown>[] = [];
-          for (const s of statements) rows = (await client.query(s.text, [...s.params])).rows;
-          await client.query('COMMIT');
-          return rows;
-        } catch (error) {
-          await client.query('ROLLBACK');
-          throw error;
-        }
-      }),
+    // pgRunner keeps its own turn on the client; exec and query keep theirs.
+    run: (statements) => serial(() => pgRunnerOf(statements)),
     runOneQuery: (statements) =>
       serial(async () => {
         // Without parameters node-postgres sends one simple query; several statements give an array.
@@ -148,5 +137,45 @@ export async function openSqlite(
       db.close();
     },
     driver: db,
+  };
+}
+
+/** Why MariaDB tests are skipped, or undefined when a server is configured. */
+export function mariadbSkipReason(): string | undefined {
+  if (process.env.LISTKIT_MARIADB_URL) return undefined;
+  const reason =
+    'no MariaDB server configured: set LISTKIT_MARIADB_URL (or run under .ci/with-mariadb.sh)';
+  if (process.env.LISTKIT_REQUIRE_MARIADB === '1') {
+    throw new Error(`LISTKIT_REQUIRE_MARIADB=1 but ${reason}`);
+  }
+  return reason;
+}
+
+/**
+ * The MariaDB server of LISTKIT_MARIADB_URL through mysql2 (one pool per test file). `query`
+ * takes `$n` placeholders, written as `?` by the dialect; `runOneQuery` is `run` (each page is
+ * one statement).
+ */
+export async function openMariadb(): Promise<TestDatabase> {
+  const url = process.env.LISTKIT_MARIADB_URL;
+  if (!url) throw new Error('LISTKIT_MARIADB_URL is not set');
+  const pool = mysql.createPool({ uri: url, connectionLimit: 4, charset: 'utf8mb4' });
+  const dialect = sqlDialect('mysql');
+  const run = mysql2Runner(pool);
+  return {
+    name: 'MariaDB',
+    dialect: 'mysql',
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    query: async (text, params = []) => {
+      const s = dialect.finish({ text, params });
+      const [rows] = await pool.execute(s.text, [...s.params]);
+      return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
+    },
+    run,
+    runOneQuery: run,
+    close: () => pool.end(),
+    driver: pool,
   };
 }

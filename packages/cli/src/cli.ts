@@ -1,4 +1,6 @@
-// `listkit`: Google-style list filters for any JSON (`filter`), and the emulator (`serve`).
+// `listkit`: Google-style list filters for any JSON (`filter`), and the emulator (`serve`). The
+// program itself: main.ts runs it as an ES module, bin.ts (the installed bin) as a script with a
+// compile cache; both hand in how to load the emulator, an ES module package outside the bundle.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
 import type { ConformCommandOptions } from './conform/conform-command.js';
@@ -19,6 +21,9 @@ const boundedInteger = (flag: string, max: number) => (value: string) => {
   return Number(value);
 };
 const positiveInteger = (flag: string) => boundedInteger(flag, 1_000_000_000);
+
+/** Set by {@link runCli}. */
+let host: CliHost | undefined;
 
 /** The values of `conform --style`: the list method's styles (`ListStyle`). */
 const LIST_STYLES = ['compute', 'aip'];
@@ -74,8 +79,9 @@ program
       .choices(['ndjson', 'json', 'table', 'count'])
       .default('ndjson'),
   )
-  .option('--fields <paths>', 'print only these comma-separated field paths (a,b.c)', (v: string) =>
-    v.split(',').filter(Boolean),
+  .option(
+    '--fields <mask>',
+    "print only these fields, as Google's fields parameter selects them (a,b.c or a,b(c,d))",
   )
   .option('--explain', 'print what the filter means, clause by clause, and exit')
   .option(
@@ -84,7 +90,7 @@ program
   )
   .addOption(
     new Option('--dialect <sql>', 'the SQL dialect --sql plans for')
-      .choices(['postgres', 'sqlite'])
+      .choices(['postgres', 'sqlite', 'mysql'])
       .default('postgres'),
   )
   .option('--print-schema', 'print the schema (given or inferred) as listkit schema JSON, and exit')
@@ -145,7 +151,7 @@ ${EXIT_CODES}`,
       key: opts.key as string | undefined,
       items: opts.items as string | undefined,
       output: opts.output as OutputFormat,
-      fields: opts.fields as string[] | undefined,
+      fields: opts.fields as string | undefined,
       explain: Boolean(opts.explain),
       sql: Boolean(opts.sql),
       sqlDialect: opts.dialect as FilterOptions['sqlDialect'],
@@ -178,7 +184,8 @@ program
   .command('conform')
   .description(
     'Check a live Google-style list endpoint: paging (AIP-158), filtering (AIP-160, with listkit evaluating ' +
-      'each filter over the full listing) and ordering (AIP-132); prints a report (--json for machines).',
+      'each filter over the full listing), ordering (AIP-132), partial responses (fields) and skip, when ' +
+      'the server has them; prints a report (--json for machines).',
   )
   .argument(
     '<url>',
@@ -315,7 +322,7 @@ program
   .allowExcessArguments()
   .argument('[options...]')
   .action(async (args: string[]) => {
-    const { serve } = await import('@listkit/service/serve');
+    const { serve } = await host!.importServe();
     await serve(args);
   });
 
@@ -327,29 +334,45 @@ function write(chunk: string | Buffer): Promise<void> {
   });
 }
 
-// A reader that stops early (| head) closes the pipe: that ends the command quietly.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(EXIT.ok);
-  throw error;
-});
+/** What the program needs from the module that starts it. */
+export interface CliHost {
+  /** Loads the emulator's `listkit serve` (an ES module, so outside a script bundle). */
+  importServe(): Promise<typeof import('@listkit/service/serve')>;
+}
 
-try {
-  await program.parseAsync(protectFilter(process.argv));
-} catch (error) {
-  if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  } else if (error instanceof CliError) {
-    console.error(
-      error.status === EXIT.usage && error.message.includes('\n')
-        ? error.message
-        : `listkit: ${error.message}`,
-    );
-    process.exitCode = error.status;
-  } else if (error instanceof RangeError && /call stack/.test(error.message)) {
-    // A safety net: --max-depth keeps input within the stack, but a message beats a stack trace.
-    console.error('listkit: the input is nested too deep for this process; lower --max-depth');
-    process.exitCode = EXIT.input;
-  } else {
+/**
+ * Runs `listkit` with the command line `argv` (`process.argv`); sets `process.exitCode`.
+ *
+ * @example
+ * ```ts
+ * await runCli(process.argv, { importServe: () => import('@listkit/service/serve') });
+ * ```
+ */
+export async function runCli(argv: string[], cliHost: CliHost): Promise<void> {
+  host = cliHost;
+  // A reader that stops early (| head) closes the pipe: that ends the command quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT.ok);
     throw error;
+  });
+  try {
+    await program.parseAsync(protectFilter(argv));
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    } else if (error instanceof CliError) {
+      console.error(
+        error.status === EXIT.usage && error.message.includes('\n')
+          ? error.message
+          : `listkit: ${error.message}`,
+      );
+      process.exitCode = error.status;
+    } else if (error instanceof RangeError && /call stack/.test(error.message)) {
+      // A safety net: --max-depth keeps input within the stack, but a message beats a stack trace.
+      console.error('listkit: the input is nested too deep for this process; lower --max-depth');
+      process.exitCode = EXIT.input;
+    } else {
+      throw error;
+    }
   }
 }

@@ -2,8 +2,10 @@
 import {
   type CompiledFilter,
   checkedFieldsOf,
+  compileFieldMask,
   compileFilter,
   explainFilter,
+  type FieldMask,
   type FieldRef,
   formatExplanation,
   ListkitError,
@@ -11,6 +13,7 @@ import {
   type PageTokenBinding,
   PageTokenCodec,
   parseOrderBy,
+  type ResourceSchema,
   type SchemaWarning,
   type SortKey,
 } from '@listkit/query';
@@ -19,9 +22,8 @@ import { checkRecordAgainstSchema } from './check-record.js';
 import { CliError, EXIT } from './cli-error.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type Cursor, inputOrderPage, orderedPage, type PageSelection } from './page-selection.js';
-import { pageTokenSecrets } from './page-token-secret.js';
 import { type RecordOrigin, readRecords } from './read-records.js';
-import { renderTable } from './render-table.js';
+import { maskColumns, renderTable } from './render-table.js';
 import {
   numberRecord,
   type SchemaChoice,
@@ -44,7 +46,11 @@ export interface FilterOptions {
   key?: string;
   items?: string;
   output: OutputFormat;
-  fields?: string[];
+  /**
+   * `--fields`: what of each match to print, in the syntax of the `fields` system parameter and
+   * AIP-161 paths (`name,labels.env`, `name,labels(env,team)`), read by `compileFieldMask`.
+   */
+  fields?: string;
   explain: boolean;
   sql: boolean;
   /** The SQL dialect `--sql` plans for (default PostgreSQL). */
@@ -93,7 +99,9 @@ async function openPaging(filter: string, inputs: string[], options: FilterOptio
     parent: `listkit filter ${inputs.join(' ')}`,
   };
   const paging = options.pageSize !== undefined || options.pageToken !== undefined;
-  const codec = paging ? await PageTokenCodec.create({ secrets: pageTokenSecrets() }) : undefined;
+  // The secrets (and node:crypto, which makes them) are loaded only for a paged run.
+  const secrets = paging ? (await import('./page-token-secret.js')).pageTokenSecrets() : undefined;
+  const codec = secrets ? await PageTokenCodec.create({ secrets }) : undefined;
   const cursorKey =
     options.pageToken === undefined
       ? undefined
@@ -123,7 +131,7 @@ export async function runFilter(
     io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
   const inputs = files.length > 0 ? files : ['-'];
   const given = options.schema
-    ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
+    ? await schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
     : undefined;
   const paging = await openPaging(filter, inputs, options);
   const run = new FilterRun(filter, options, io, paging.cursorKey, warn);
@@ -200,7 +208,9 @@ class FilterRun {
       return;
     }
     this.query = prepared;
-    this.refs = this.inferred ? checkedFieldsOf(prepared.filter.checked) : [];
+    this.refs = this.inferred
+      ? [...checkedFieldsOf(prepared.filter.checked), ...orderFieldsOf(prepared.order)]
+      : [];
   }
 
   /**
@@ -235,14 +245,15 @@ class FilterRun {
 
   /** Checks one record; false when the page is complete. */
   take(record: object, origin: RecordOrigin, at: number): boolean {
-    const q = this.query!;
     if (this.refs.length > 0 && !this.guard(record, origin)) return true;
+    // After the guard: a widened type compiles the filter and order again.
+    const q = this.query!;
     if (this.choice!.keyedByPosition) numberRecord(record, at);
     if (!q.filter.matches(record)) return true;
     this.count++;
     if (this.options.output === 'count') return true;
     if (this.direct) {
-      const line = JSON.stringify(project(record, this.options.fields));
+      const line = JSON.stringify(project(record, q.mask));
       if (this.options.output === 'ndjson') this.output.write(`${line}\n`);
       else this.output.write(`${this.count === 1 ? '{\n  "items": [\n' : ',\n'}    ${line}`);
       return true;
@@ -251,19 +262,25 @@ class FilterRun {
   }
 
   /**
-   * The inferred schema against a record: widens it (once per field, said on stderr) or
-   * reports a value it cannot read (skipped and counted with --keep-going). False: skip.
+   * The inferred schema against a record, at the fields the filter reads and those --order-by
+   * sorts by: widens it (once per field, said on stderr) or reports a value it cannot read
+   * (skipped and counted with --keep-going). False: skip the record.
    */
   guard(record: object, origin: RecordOrigin): boolean {
     for (;;) {
       const verdict = guardRecord(record, this.refs, this.choice!.schema);
       if (verdict.kind === 'ok') return true;
       const where = `${origin.file}:${origin.line}:${origin.column}`;
+      const holds = `${where}: field '${verdict.ref.path}' holds ${describeValue(verdict.value)}`;
       if (verdict.kind === 'unreadable') {
-        const message = `${where}: field '${verdict.ref.path}' holds ${describeValue(verdict.value)}, which its type inferred from earlier records (${verdict.ref.type.kind}) cannot read; give --schema`;
-        if (!this.options.keepGoing) throw new CliError(message, EXIT.input);
-        if (this.skipped++ === 0) this.io.error(`listkit: ${message} (skipped; --keep-going)`);
-        return false;
+        return this.unreadable(
+          `${holds}, which its type inferred from earlier records (${verdict.ref.type.kind}) cannot read; give --schema`,
+        );
+      }
+      if (!this.widen(verdict.schema, verdict.ref.path)) {
+        return this.unreadable(
+          `${holds}: read as ${verdict.to} (was ${verdict.from}), it could sort before matches --order-by has already passed over; give --schema`,
+        );
       }
       if (!this.widened.has(verdict.ref.path)) {
         this.widened.add(verdict.ref.path);
@@ -271,11 +288,34 @@ class FilterRun {
           `listkit: notice: schema: field '${verdict.ref.path}' holds ${describeValue(verdict.value)} at ${where}: read as ${verdict.to} (was ${verdict.from}) from here on`,
         );
       }
-      const choice = { ...this.choice!, schema: verdict.schema };
-      const selection = this.query!.selection;
-      this.begin(choice);
-      if (this.query) this.query.selection = selection;
     }
+  }
+
+  /** An error, or with --keep-going a skipped record (the first said on stderr). */
+  unreadable(message: string): false {
+    if (!this.options.keepGoing) throw new CliError(message, EXIT.input);
+    if (this.skipped++ === 0) this.io.error(`listkit: ${message} (skipped; --keep-going)`);
+    return false;
+  }
+
+  /**
+   * Compiles the filter and order again over the widened `schema`, keeping the matches selected
+   * so far (re-sorted when `path` is an --order-by field). False, and nothing changed, when the
+   * page has already passed over matches the new order might keep.
+   */
+  widen(schema: ResourceSchema, path: string): boolean {
+    const previous = { choice: this.choice, query: this.query!, refs: this.refs };
+    this.begin({ ...this.choice!, schema });
+    const sorted = previous.query.order?.keyTerms.some((term) => term.path === path);
+    const selection = sorted
+      ? previous.query.selection.reorder(this.query!.order!)
+      : previous.query.selection;
+    if (selection) {
+      this.query!.selection = selection;
+      return true;
+    }
+    Object.assign(this, previous);
+    return false;
   }
 
   async readAll(inputs: string[]): Promise<void> {
@@ -364,6 +404,7 @@ async function writeSelection(
   }
   await finish(
     options,
+    query?.mask,
     items.map((i) => i.record),
     nextPageToken,
     count,
@@ -373,7 +414,20 @@ async function writeSelection(
 
 interface Query {
   filter: CompiledFilter<object>;
+  order: OrderBy<object> | undefined;
   selection: PageSelection;
+  /** `--fields`, checked against the schema; undefined: every field. */
+  mask?: FieldMask;
+}
+
+/** The fields an order sorts by (the key ends every order), as the schema guard reads them. */
+function orderFieldsOf(order: OrderBy<object> | undefined): FieldRef[] {
+  return (order?.keyTerms ?? []).map((term) => ({
+    path: term.path,
+    steps: term.path.split('.').map((name) => ({ kind: 'field' as const, name })),
+    type: term.type,
+    span: term.span,
+  }));
 }
 
 /**
@@ -389,10 +443,11 @@ function prepare(
   const { schema } = choice;
   if (options.printSchema) return `${JSON.stringify(schema, null, 2)}\n`;
   const compiled = listkitCall(() => compileFilter<object>(filter, schema));
-  for (const path of options.fields ?? []) {
-    // A misspelt path would print {} for every record: check it as a presence test would.
-    listkitCall(() => compileFilter<object>(`${path}:*`, schema), '--fields: ');
-  }
+  // The emulator's and the list method's reader: a misspelt path is refused (it would print {}
+  // for every record), with a caret and a did-you-mean.
+  const mask = options.fields
+    ? listkitCall(() => compileFieldMask(options.fields!, schema), '--fields: ')
+    : undefined;
   const order = options.orderBy
     ? listkitCall(() => parseOrderBy<object>(options.orderBy!, schema))
     : undefined;
@@ -419,7 +474,7 @@ function prepare(
   const selection = order
     ? orderedPage(order, options.pageSize, cursor)
     : inputOrderPage(options.pageSize, cursor);
-  return { filter: compiled, selection };
+  return { filter: compiled, order, selection, ...(mask && !mask.selectsAll ? { mask } : {}) };
 }
 
 function cursorOf(key: SortKey, order: OrderBy<object> | undefined): Cursor {
@@ -441,20 +496,28 @@ function listkitCall<T>(work: () => T, prefix = ''): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof ListkitError) throw new CliError(`${prefix}${error.format()}`, EXIT.usage);
+    if (error instanceof ListkitError) {
+      // The caret lines are indented as far as the prefix, so they still point at the source.
+      const text = error
+        .format()
+        .split('\n')
+        .join(`\n${' '.repeat(prefix.length)}`);
+      throw new CliError(`${prefix}${text}`, EXIT.usage);
+    }
     throw error;
   }
 }
 
 async function finish(
   options: FilterOptions,
+  mask: FieldMask | undefined,
   records: object[],
   nextPageToken: string | undefined,
   count: number,
   io: Io,
 ): Promise<void> {
   const output = new OutputBuffer();
-  const shown = records.map((r) => project(r, options.fields));
+  const shown = records.map((r) => project(r, mask));
   switch (options.output) {
     case 'count':
       output.write(`${count}\n`);
@@ -468,33 +531,14 @@ async function finish(
       for (const record of shown) output.write(`${JSON.stringify(record)}\n`);
       break;
     case 'table':
-      output.write(renderTable(shown, options.fields));
+      output.write(renderTable(shown, mask && maskColumns(mask.source)));
       break;
   }
   await output.drainTo(io.write);
   if (nextPageToken && options.output !== 'json') io.error(`nextPageToken: ${nextPageToken}`);
 }
 
-/** The record with only the given dotted paths (all of it without --fields). */
-export function project(record: object, fields: string[] | undefined): object {
-  if (!fields) return record;
-  const out: Record<string, unknown> = {};
-  for (const path of fields) {
-    const steps = path.split('.');
-    let value: unknown = record;
-    for (const step of steps) {
-      value =
-        value !== null && typeof value === 'object'
-          ? (value as Record<string, unknown>)[step]
-          : undefined;
-    }
-    if (value === undefined) continue;
-    let target = out;
-    for (const step of steps.slice(0, -1)) {
-      target[step] ??= {};
-      target = target[step] as Record<string, unknown>;
-    }
-    target[steps[steps.length - 1]!] = value;
-  }
-  return out;
+/** The record with only what `--fields` selects (all of it without). */
+export function project(record: object, mask: FieldMask | undefined): object {
+  return mask ? (mask.apply(record) as object) : record;
 }

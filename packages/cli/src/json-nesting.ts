@@ -1,6 +1,8 @@
 // How deep JSON text nests and how many objects and arrays it holds, found by one loop over the
 // text and no recursion: so a body nested 100,000 deep gets a located refusal before anything
-// that recurses (schema inference, filters, printing) ever sees it.
+// that recurses (schema inference, filters, printing) ever sees it. The one depth scan of JSON
+// text: `listkit conform` runs it over response bodies, `listkit filter` over NDJSON lines (its
+// streaming reader counts the same brackets byte by byte as they arrive).
 
 export interface JsonNesting {
   /** Objects and arrays in the text (they cost memory beyond their text once parsed). */
@@ -43,4 +45,24 @@ export function scanJsonNesting(text: string, maxDepth: number): JsonNesting {
     }
   }
   return { containers };
+}
+
+/**
+ * Where JSON text first nests deeper than `maxDepth`, if it does: {@link scanJsonNesting}'s
+ * answer, found in a fraction of its time for text with few brackets. Nesting past `maxDepth`
+ * needs more than `maxDepth` opening brackets, which native `indexOf` counts; only text with
+ * that many gets the full scan (a record of an API holds a few dozen).
+ *
+ * @example
+ * nestsTooDeep('{"a":[[1]]}', 2); // { line: 1, column: 7, offset: 6 }
+ * nestsTooDeep('{"a":[[1]]}', 3); // undefined, without scanning
+ */
+export function nestsTooDeep(text: string, maxDepth: number): JsonNesting['tooDeep'] {
+  let brackets = 0;
+  for (const open of ['{', '[']) {
+    for (let i = text.indexOf(open); i >= 0; i = text.indexOf(open, i + 1)) {
+      if (++brackets > maxDepth) return scanJsonNesting(text, maxDepth).tooDeep;
+    }
+  }
+  return undefined;
 }

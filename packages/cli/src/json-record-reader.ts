@@ -7,6 +7,7 @@ import { isAscii } from 'node:buffer';
 import { CliError, EXIT } from './cli-error.js';
 import { type InputLimits, nestedTooDeep, recordTooLarge } from './input-limits.js';
 import { locateJsonError, showChar } from './json-error-locator.js';
+import { nestsTooDeep } from './json-nesting.js';
 
 /** Where a record began, for messages. */
 export interface RecordOrigin {
@@ -642,9 +643,12 @@ export class JsonRecordReader {
     try {
       record = JSON.parse(text);
       if (text.length > this.options.limits.maxDepth) {
-        const column = depthExceeded(text, this.options.limits.maxDepth);
-        if (column !== undefined) {
-          const error = nestedTooDeep(`${this.file}:${line}:${column}`, this.options.limits);
+        const tooDeep = nestsTooDeep(text, this.options.limits.maxDepth);
+        if (tooDeep) {
+          const error = nestedTooDeep(
+            `${this.file}:${line}:${tooDeep.column}`,
+            this.options.limits,
+          );
           if (!this.options.keepGoing) throw error;
           problem = error.message;
         }
@@ -682,21 +686,4 @@ function located(
   for (let k = before.indexOf('\n'); k >= 0; k = before.indexOf('\n', k + 1)) line++;
   const column = lastNewline < 0 ? origin.column + site.offset : site.offset - lastNewline;
   return `${file}:${line}:${column}: malformed JSON: ${site.message}`;
-}
-
-/** The 1-based column where `text` (valid JSON) nests deeper than `max`, if it does. */
-function depthExceeded(text: string, max: number): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (++depth > max) return i + 1;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
-  }
-  return undefined;
 }

@@ -28,6 +28,12 @@ export interface PageSelection {
   offer(record: object, position: number): boolean;
   /** The page, in order, and whether another match follows it. */
   result(): { items: Candidate[]; more: boolean };
+  /**
+   * The same selection under `order` (a field's inferred type was widened), the matches kept so
+   * far offered again; undefined when it has passed over a match (out of the top k, or before
+   * the cursor) that the new order might have kept.
+   */
+  reorder(order: OrderBy<object>): PageSelection | undefined;
 }
 
 /** Matches in input order. */
@@ -48,7 +54,23 @@ export function inputOrderPage(
       return true;
     },
     result: () => ({ items, more }),
+    reorder() {
+      return this;
+    },
   };
+}
+
+/** A new selection of `order` holding `kept` again; undefined when something was passed over. */
+function reordered(
+  order: OrderBy<object>,
+  pageSize: number | undefined,
+  kept: Iterable<{ record: object; position: number }>,
+  passedOver: boolean,
+): PageSelection | undefined {
+  if (passedOver) return undefined;
+  const selection = orderedPage(order, pageSize, undefined);
+  for (const { record, position } of kept) selection.offer(record, position);
+  return selection;
 }
 
 /** Matches in `order`, then input position (records may share a key). */
@@ -59,6 +81,9 @@ export function orderedPage(
 ): PageSelection {
   const compare = (a: Cursor, b: Cursor) =>
     order.compareKeys(a.key, b.key) || a.position - b.position;
+  // A cursor's key was made under the order of the earlier page: matches before it are passed
+  // over from the start.
+  let passedOver = cursor !== undefined;
   if (pageSize === undefined) {
     const all: Candidate[] = [];
     return {
@@ -68,6 +93,7 @@ export function orderedPage(
         return true;
       },
       result: () => ({ items: all.sort(compare), more: false }),
+      reorder: (next) => reordered(next, pageSize, all, passedOver),
     };
   }
   const best = new BTree<Cursor, object>(undefined, compare);
@@ -77,9 +103,12 @@ export function orderedPage(
       const candidate = { key: order.sortKey(record), position };
       if (cursor && compare(candidate, cursor) <= 0) return true;
       if (best.size < keep) best.set(candidate, record);
-      else if (compare(candidate, best.maxKey()!) < 0) {
-        best.delete(best.maxKey()!);
-        best.set(candidate, record);
+      else {
+        passedOver = true;
+        if (compare(candidate, best.maxKey()!) < 0) {
+          best.delete(best.maxKey()!);
+          best.set(candidate, record);
+        }
       }
       return true;
     },
@@ -87,5 +116,12 @@ export function orderedPage(
       const items = [...best.entries()].map(([k, record]) => ({ ...k, record }));
       return { items: items.slice(0, pageSize), more: items.length > pageSize };
     },
+    reorder: (next) =>
+      reordered(
+        next,
+        pageSize,
+        [...best.entries()].map(([k, record]) => ({ record, position: k.position })),
+        passedOver,
+      ),
   };
 }

@@ -11,7 +11,6 @@ import {
   type SchemaWarning,
   schemaFromJsonSchema,
 } from '@listkit/query';
-import { schemaFromProto } from '@listkit/query/proto';
 import { CliError, EXIT } from './cli-error.js';
 
 /** The key of data that has none: records are numbered in input order. Filters cannot name it. */
@@ -23,11 +22,12 @@ export interface SchemaChoice {
   keyedByPosition: boolean;
 }
 
-export function schemaFromFile(
+/** The schema of `--schema FILE`; a `.proto` file loads protobufjs, which other runs never do. */
+export async function schemaFromFile(
   file: string,
   options: { key?: string; message?: string },
   warn: (warning: SchemaWarning) => void,
-): SchemaChoice {
+): Promise<SchemaChoice> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -44,6 +44,7 @@ export function schemaFromFile(
           EXIT.usage,
         );
       }
+      const { schemaFromProto } = await import('@listkit/query/proto');
       const schema = schemaFromProto(protoFiles(file, text), {
         message: options.message,
         ...key,

@@ -112,6 +112,7 @@ export {
   checkResource,
 } from './schema/check-resource.js';
 export { type Duration, parseDuration } from './schema/duration.js';
+export type { FieldNames } from './schema/field-names.js';
 export {
   defineSchema,
   type EnumType,

@@ -1,4 +1,4 @@
-// @listkit/query/sql: list calls planned for PostgreSQL and SQLite. Pure: no I/O, no drivers
+// @listkit/query/sql: list calls planned for PostgreSQL, SQLite, MySQL and MariaDB. Pure: no I/O, no drivers
 // (a runner takes the driver's object).
 
 export type {
@@ -10,6 +10,18 @@ export type {
   SqlDialectName,
   SqlParamType,
 } from './sql/dialect.js';
+export {
+  type Mysql2Connection,
+  type Mysql2Pool,
+  mysql2Runner,
+} from './sql/dialects/mysql/runner.js';
+export {
+  type PgClient,
+  type PgliteDatabase,
+  type PgPool,
+  pgliteRunner,
+  pgRunner,
+} from './sql/dialects/postgres/runner.js';
 export { type SqliteDatabase, sqliteRunner } from './sql/dialects/sqlite/runner.js';
 export { sqlDialect } from './sql/dialects.js';
 export { listFromSql, type SqlListOptions, type SqlRunner } from './sql/list-from-sql.js';

@@ -221,7 +221,15 @@ describe.skipIf(skipBrowser)('playground editor help in Chromium', { timeout: 18
     await page.getByRole('heading', { name: 'SQL' }).click();
     const sql = page.locator('#sql .sql-text');
     const dialect = page.getByLabel('Dialect');
-    expect(await dialect.locator('option').allTextContents()).toEqual(['PostgreSQL', 'SQLite']);
+    expect(await dialect.locator('option').allTextContents()).toEqual([
+      'PostgreSQL',
+      'SQLite',
+      'MySQL / MariaDB',
+    ]);
+    await dialect.selectOption({ label: 'MySQL / MariaDB' });
+    await expect.poll(() => sql.textContent()).toContain("`name` LIKE ? ESCAPE '!'");
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('sql=mysql');
+    await dialect.selectOption({ label: 'PostgreSQL' });
     await expect.poll(() => sql.textContent()).toContain('LIKE $1::text');
     await dialect.selectOption({ label: 'SQLite' });
     await expect.poll(() => sql.textContent()).toContain('"name" GLOB ?');

@@ -18,8 +18,10 @@ import {
 import { fullListingCheck } from './full-listing-check.js';
 import { generateFilters, generateOrderBys, valueAt } from './generate.js';
 import { difference, few, repeated } from './key-lists.js';
+import { partialResponseChecks } from './partial-response-checks.js';
+import { skipChecks } from './skip-checks.js';
 
-export type Group = 'paging' | 'filter' | 'ordering' | 'mutate';
+export type Group = 'paging' | 'filter' | 'ordering' | 'partial' | 'skip' | 'mutate';
 export type Status = 'PASS' | 'FAIL' | 'SKIP';
 
 export interface Check {
@@ -55,19 +57,25 @@ export const keyOf = (schema: ResourceSchema, item: Item): string => {
 /**
  * Walks every page of a listing. Without a schema it keeps the items (the full listing, the
  * oracle's data); with one, only their keys. What it holds stays under --max-listing-size.
+ * `first` is sent on the first request only (AIP-158's `skip`, which the token carries on).
  */
 export async function walk(
   client: ConformClient,
   schema: ResourceSchema | undefined,
   params: Omit<ListParams, 'pageToken'>,
   maxPages: number,
+  first: Omit<ListParams, 'pageToken'> = {},
 ): Promise<Walk> {
   const out: Walk = { items: [], keys: [], pages: [] };
   const seen = new Set<string>();
   let held = 0;
   let pageToken: string | undefined;
   do {
-    const answer = await client.list({ ...params, pageToken });
+    const answer = await client.list({
+      ...params,
+      ...(pageToken === undefined ? first : {}),
+      pageToken,
+    });
     if (answer.status < 200 || answer.status > 299) {
       out.refused = answer;
       return out;
@@ -99,7 +107,7 @@ export async function walk(
   return out;
 }
 
-const refusedCause = (a: ListAnswer) =>
+export const refusedCause = (a: ListAnswer) =>
   `${a.status}${a.error?.status ? ` ${a.error.status}` : ''}: ${a.error?.message ?? ''}`.trim();
 
 /**
@@ -239,6 +247,10 @@ export async function runChecks(
 
   // Page tokens are bound to the query and tamper-evident.
   await tokenChecks(client, schema, full, supported, accepted, add);
+
+  // Partial responses (`fields`) and AIP-158's `skip`, when the server has them.
+  await partialResponseChecks(client, schema, full, add);
+  await skipChecks(client, schema, full, add);
 }
 
 /** Walks the listing with each page size; each walk gives the default walk's items in order. */

@@ -25,6 +25,10 @@ export interface ListParams {
   orderBy?: string;
   pageSize?: number;
   pageToken?: string;
+  /** The `fields` system parameter: a partial response (AIP-157). */
+  fields?: string;
+  /** AIP-158's `skip`: items to skip before the page. */
+  skip?: number;
 }
 
 /** One list answer. */
@@ -33,6 +37,8 @@ export interface ListAnswer {
   /** The items of a 2xx answer. */
   items: Record<string, unknown>[];
   nextPageToken?: string;
+  /** The top-level field names of a 2xx answer (what a partial response left in it). */
+  fieldNames: string[];
   /** The error status (`INVALID_ARGUMENT`…) and message of a non-2xx answer, as far as known. */
   error?: { status?: string; message: string };
   curl: string;
@@ -123,6 +129,8 @@ export class ConformClient {
       params.pageSize === undefined ? undefined : String(params.pageSize),
     );
     set('pageToken', params.pageToken);
+    set('fields', params.fields);
+    set('skip', params.skip === undefined ? undefined : String(params.skip));
     return url;
   }
 
@@ -277,6 +285,7 @@ export class ConformClient {
       return {
         status,
         items: [],
+        fieldNames: [],
         error: {
           status: typeof error?.status === 'string' ? error.status : undefined,
           message: typeof error?.message === 'string' ? error.message : text.slice(0, 200),
@@ -295,13 +304,22 @@ export class ConformClient {
       status,
       items,
       ...(typeof token === 'string' && token !== '' ? { nextPageToken: token } : {}),
+      fieldNames: Object.keys(record),
       curl,
       size,
     };
   }
 
+  /**
+   * The answer's field holding the items: `items` in the Compute style; in the AIP style the one
+   * given or seen (undefined before any page named it).
+   */
+  get itemsField(): string | undefined {
+    return this.target.style === 'compute' ? 'items' : this.target.itemsField;
+  }
+
   private itemsOf(body: Record<string, unknown>, url: URL): Record<string, unknown>[] {
-    let field = this.target.style === 'compute' ? 'items' : this.target.itemsField;
+    let field = this.itemsField;
     if (field === undefined) {
       const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
       if (arrays.length > 1) {

@@ -209,7 +209,7 @@ export async function runConform(
   let given: SchemaChoice | undefined;
   try {
     given = options.schema
-      ? schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
+      ? await schemaFromFile(options.schema, { key: options.key, message: options.message }, warn)
       : undefined;
   } catch (error) {
     // Status 1 means a failed check here: a schema file that cannot be read is bad usage.
@@ -286,6 +286,8 @@ const GROUPS: { group: Check['group']; title: string }[] = [
   { group: 'paging', title: 'Paging (AIP-158)' },
   { group: 'filter', title: 'Filtering (AIP-160; listkit evaluates each filter over the listing)' },
   { group: 'ordering', title: 'Ordering (AIP-132)' },
+  { group: 'partial', title: 'Partial responses (fields, AIP-157; listkit projects each page)' },
+  { group: 'skip', title: 'Skipping (AIP-158 skip)' },
   { group: 'mutate', title: 'Paging while the listing changes (AIP-158, --mutate)' },
 ];
 

@@ -9,7 +9,13 @@ import { few, repeated } from './key-lists.js';
 export const FULL_LISTING_CHECK = 'the full listing lists every item once';
 
 /** The groups whose checks compare the server's answers with the full listing. */
-const COMPARED_WITH_THE_LISTING: readonly Group[] = ['filter', 'ordering', 'mutate'];
+const COMPARED_WITH_THE_LISTING: readonly Group[] = [
+  'filter',
+  'ordering',
+  'partial',
+  'skip',
+  'mutate',
+];
 
 /**
  * Whether the full listing skipped or repeated items: an item another walk lists (with page size

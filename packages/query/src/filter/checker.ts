@@ -1,6 +1,12 @@
 import { type ListkitErrorCode, type Problem, problem, type Span } from '../errors.js';
 import { parseDuration } from '../schema/duration.js';
-import { type FieldType, type ResourceSchema, searchablePaths } from '../schema/field-type.js';
+import { fieldNameTable } from '../schema/field-names.js';
+import {
+  type FieldType,
+  lookupPath,
+  type ResourceSchema,
+  searchablePaths,
+} from '../schema/field-type.js';
 import { parseInt64 } from '../schema/int64.js';
 import { parseTimestamp } from '../schema/timestamp.js';
 import type {
@@ -61,6 +67,7 @@ export function checkFilter(ast: FilterAst, schema: ResourceSchema): CheckResult
 
 class Checker {
   readonly problems: Problem[] = [];
+  private readonly written = new WeakMap<FieldRef, string>();
   constructor(
     private readonly source: string,
     private readonly schema: ResourceSchema,
@@ -133,12 +140,14 @@ class Checker {
         span,
       );
     }
-    const fields = paths.map((path) =>
-      this.resolve(
-        path.map((name) => ({ name, span })),
+    // The schema's own (JSON) paths: they need no spelling resolved.
+    const fields = paths.map(
+      (path): FieldRef => ({
+        path: path.join('.'),
+        steps: path.map((name) => ({ kind: 'field', name })),
+        type: lookupPath(this.schema, path)!,
         span,
-        true,
-      ),
+      }),
     );
     const only = member.segments.length === 1 ? member.segments[0]! : undefined;
     return {
@@ -180,7 +189,8 @@ class Checker {
         );
       }
       const head = arg.segments[0]!;
-      if (head.kind === 'text' && Object.hasOwn(this.schema.fields, head.value)) {
+      const names = fieldNameTable(this.schema.fields, this.schema.fieldNames);
+      if (head.kind === 'text' && names.jsonName(head.value) !== undefined) {
         return { kind: 'field', field: this.field(arg, false) };
       }
       if (arg.segments.length === 1 && head.kind === 'number')
@@ -214,43 +224,58 @@ class Checker {
   ): FieldRef {
     const steps: PathStep[] = [];
     let type: FieldType = { kind: 'message', fields: this.schema.fields };
+    // `path` is the JSON path (what resources, SQL and tokens use); `written` the caller's text.
     let path = '';
+    let written = '';
     for (const segment of segments) {
       if (type.kind === 'repeated') {
         if (!allowRepeated || /^\d+$/.test(segment.name)) {
           this.report(
             'traversal_through_repeated',
-            `'${path}' is a repeated field: it cannot be indexed or traversed with '.', except to test elements with ':' (as in ${path}.${segment.name}:value)`,
+            `'${written}' is a repeated field: it cannot be indexed or traversed with '.', except to test elements with ':' (as in ${written}.${segment.name}:value)`,
             segment.span,
           );
         }
         steps.push({ kind: 'each' });
         type = type.element;
       }
+      let name = segment.name;
       if (type.kind === 'message') {
-        if (!Object.hasOwn(type.fields, segment.name)) {
-          const where = path ? `'${path}' has no field` : 'unknown field';
+        const names = fieldNameTable(type.fields, this.schema.fieldNames);
+        const jsonName = names.jsonName(segment.name);
+        if (jsonName === undefined) {
+          const where = written ? `'${written}' has no field` : 'unknown field';
+          const guess = names.suggestion(segment.name);
           this.report(
             'unknown_field',
-            `${where} '${segment.name}'${didYouMean(segment.name, Object.keys(type.fields))}`,
+            `${where} '${segment.name}'${guess ? `; did you mean '${guess}'?` : ''}`,
             segment.span,
           );
         }
-        steps.push({ kind: 'field', name: segment.name });
-        type = type.fields[segment.name]!;
+        name = jsonName;
+        steps.push({ kind: 'field', name });
+        type = type.fields[name]!;
       } else if (type.kind === 'map') {
-        steps.push({ kind: 'key', name: segment.name });
+        steps.push({ kind: 'key', name });
         type = type.value;
       } else {
         this.report(
           'unknown_field',
-          `'${path}' is a ${type.kind} and has no field '${segment.name}'`,
+          `'${written}' is a ${type.kind} and has no field '${segment.name}'`,
           segment.span,
         );
       }
-      path = path ? `${path}.${segment.name}` : segment.name;
+      path = path ? `${path}.${name}` : name;
+      written = written ? `${written}.${segment.name}` : segment.name;
     }
-    return { path, steps, type, span };
+    const field = { path, steps, type, span };
+    this.written.set(field, written);
+    return field;
+  }
+
+  /** A field's path as the caller wrote it, for messages. */
+  private nameOf(field: FieldRef): string {
+    return this.written.get(field) ?? field.path;
   }
 
   /** Converts the right side of a comparison to an operand of the field's type. */
@@ -274,9 +299,13 @@ class Checker {
           type.kind === 'repeated'
             ? `use ':' to test whether it contains a value`
             : type.kind === 'map'
-              ? `use ':' to test a key, or compare a value with ${field.path}.key`
+              ? `use ':' to test a key, or compare a value with ${this.nameOf(field)}.key`
               : `compare one of its fields, or use ':*' to test presence`;
-        this.report('unsupported_operator', `'${field.path}' is a ${type.kind}: ${hint}`, arg.span);
+        this.report(
+          'unsupported_operator',
+          `'${this.nameOf(field)}' is a ${type.kind}: ${hint}`,
+          arg.span,
+        );
       }
       if (type.kind === 'map') return { kind: 'key', value: text };
       if (type.kind === 'repeated') {
@@ -284,7 +313,7 @@ class Checker {
       }
       this.report(
         'unsupported_operator',
-        `'${field.path}' is a message: use ':*' to test presence`,
+        `'${this.nameOf(field)}' is a message: use ':*' to test presence`,
         arg.span,
       );
     }
@@ -302,12 +331,16 @@ class Checker {
     if (ORDERED.has(comparator) && (type.kind === 'bool' || type.kind === 'enum')) {
       this.report(
         'unsupported_operator',
-        `'${comparator}' does not apply to ${type.kind === 'bool' ? 'a bool' : 'an enum'} field '${field.path}'; use = or !=`,
+        `'${comparator}' does not apply to ${type.kind === 'bool' ? 'a bool' : 'an enum'} field '${this.nameOf(field)}'; use = or !=`,
         span,
       );
     }
     const invalid = (what: string): never =>
-      this.report('invalid_value', `'${text}' is not ${what}, as '${field.path}' requires`, span);
+      this.report(
+        'invalid_value',
+        `'${text}' is not ${what}, as '${this.nameOf(field)}' requires`,
+        span,
+      );
     switch (type.kind) {
       case 'string': {
         const only = arg.segments.length === 1 ? arg.segments[0]! : undefined;
@@ -331,7 +364,7 @@ class Checker {
         if (!type.values.includes(text)) {
           this.report(
             'unknown_enum_value',
-            `'${text}' is not a value of '${field.path}'${didYouMean(text, type.values) || ';'} values are ${type.values.join(', ')}`,
+            `'${text}' is not a value of '${this.nameOf(field)}'${didYouMean(text, type.values) || ';'} values are ${type.values.join(', ')}`,
             span,
           );
         }
@@ -355,7 +388,11 @@ class Checker {
         return { kind: 'duration', value };
       }
       default:
-        return this.report('unsupported_operator', `'${field.path}' cannot be compared here`, span);
+        return this.report(
+          'unsupported_operator',
+          `'${this.nameOf(field)}' cannot be compared here`,
+          span,
+        );
     }
   }
 
@@ -365,7 +402,7 @@ class Checker {
     if (leaf.kind === 'message' || leaf.kind === 'map' || leaf.kind === 'repeated') {
       this.report(
         'unsupported_operator',
-        `'${field.path}' is a ${leaf.kind}; regex-style filters compare string, number, bool and enum fields`,
+        `'${this.nameOf(field)}' is a ${leaf.kind}; regex-style filters compare string, number, bool and enum fields`,
         term.field.span,
       );
     }

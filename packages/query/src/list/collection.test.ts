@@ -570,6 +570,61 @@ describe('Collection.list: cost per page', () => {
   });
 });
 
+describe('Collection.copy', () => {
+  it('lists as the original, and edits to either leave the other as it was', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        itemsArb(120),
+        fc.array(fc.tuple(fc.nat(), fc.option(bodyArb, { nil: undefined }), fc.boolean()), {
+          maxLength: 40,
+        }),
+        filterArb,
+        orderByArb,
+        pageSizesArb,
+        fc.boolean(),
+        async (items, edits, filter, orderBy, sizes, indexed) => {
+          const original = collectionOf(items, indexed);
+          // Indexes built before the copy are shared by both, copy-on-write.
+          for (const o of ORDER_BYS) {
+            await original.list({ orderBy: o, pageSize: 1 });
+            for (const f of INDEXED_FILTERS)
+              await original.list({ orderBy: o, filter: f, pageSize: 1 });
+          }
+          const copy = original.copy();
+          const live = {
+            original: new Map(items.map((i) => [i.name, i])),
+            copy: new Map(items.map((i) => [i.name, i])),
+          };
+          for (const [at, body, inCopy] of edits) {
+            if (items.length === 0) break;
+            const name = items[at % items.length]!.name;
+            const [target, kept] = inCopy ? [copy, live.copy] : [original, live.original];
+            if (body === undefined) {
+              target.delete(name);
+              kept.delete(name);
+            } else {
+              const item = { name, ...body };
+              target.put(item);
+              kept.set(name, item);
+            }
+          }
+          for (const [collection, kept] of [
+            [original, live.original],
+            [copy, live.copy],
+          ] as const) {
+            expect(collection.size).toBe(kept.size);
+            const { pages } = await listAll(collection, { filter, orderBy }, sizes);
+            expect(names(pages.flatMap((p) => p.items))).toEqual(
+              names(reference(kept.values(), filter, orderBy)),
+            );
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
 describe('Collection: filtered pages seek declared indexes', () => {
   let calls = 0;
   const counted = defineSchema({

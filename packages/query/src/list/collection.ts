@@ -201,6 +201,33 @@ export class Collection<T extends object> {
     return old;
   }
 
+  /**
+   * An independent collection of the same items, with every index built so far: the items are
+   * shared, not cloned (a collection never changes an item it holds), the key map copied, and
+   * each sorted index shared copy-on-write (O(1) each), so a copy of n items costs about as much
+   * as copying a Map of n entries — far less than putting them again, which checks each against
+   * the schema and indexes it. For putting a known state back many times (a test's restore).
+   *
+   * @example
+   * ```ts
+   * const pristine = new Collection(bookSchema, { pageTokens });
+   * for (const book of seed) pristine.put(book);
+   * const books = pristine.copy(); // changes to books leave pristine as it was
+   * books.delete('shelves/1/books/1');
+   * ```
+   */
+  copy(): Collection<T> {
+    const copy = new Collection<T>(this.schema, this.options);
+    for (const [key, item] of this.items) copy.items.set(key, item);
+    for (const [canonical, { order, index }] of this.indexes) {
+      copy.indexes.set(canonical, { order, index: index.copy() });
+    }
+    for (const [path, declared] of this.declared) copy.declared.set(path, declared.copy());
+    // The parents' index asks the parent of an item of `this`' options: the copy's are the same.
+    copy.parents = this.parents?.copy();
+    return copy;
+  }
+
   clear(): void {
     this.items.clear();
     this.indexes.clear();

@@ -63,6 +63,16 @@ export class DeclaredIndex<T> {
     return mapKey === undefined ? value : `${mapKey.length}:${mapKey}${value}`;
   }
 
+  /** An independent copy: the counts copied, each ordering's tree shared until written. */
+  copy(): DeclaredIndex<T> {
+    const copy = new DeclaredIndex<T>(this.path, this.kind, this.valueKind, this.parents);
+    for (const [term, count] of this.counts) copy.counts.set(term, count);
+    for (const [canonical, { order, tree }] of this.trees) {
+      copy.trees.set(canonical, { order, tree: tree.copy() });
+    }
+    return copy;
+  }
+
   /** How many items hold this term. */
   count(term: string): number {
     return this.counts.get(term) ?? 0;

@@ -26,10 +26,20 @@ const STOP = { break: true } as const;
  * ```
  */
 export class SortedIndex<K, T> {
-  private readonly tree: BTree<K, T>;
+  private tree: BTree<K, T>;
 
   constructor(private readonly compare: (a: K, b: K) => number) {
     this.tree = new BTree<K, T>(undefined, compare);
+  }
+
+  /**
+   * An independent index of the same items, in O(1): the B+ tree's nodes are shared and copied
+   * on write, by whichever of the two changes a node first.
+   */
+  copy(): SortedIndex<K, T> {
+    const copy = new SortedIndex<K, T>(this.compare);
+    copy.tree = this.tree.clone();
+    return copy;
   }
 
   get size(): number {

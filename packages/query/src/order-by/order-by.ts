@@ -1,7 +1,12 @@
 import { ListkitError, type ListkitErrorCode, type Span } from '../errors.js';
-import { suggest } from '../filter/suggest.js';
 import { compareStrings } from '../schema/compare-strings.js';
-import { type FieldType, lookupPath, type ResourceSchema } from '../schema/field-type.js';
+import { type FieldNameTable, fieldNameTable } from '../schema/field-names.js';
+import {
+  type Fields,
+  type FieldType,
+  lookupPath,
+  type ResourceSchema,
+} from '../schema/field-type.js';
 import { compareSortValues, type SortValue, toSortValue } from './sort-key.js';
 
 /**
@@ -130,28 +135,22 @@ export function parseOrderBy<T = unknown>(
         );
       }
       const fieldSpan = at(field);
-      const path = field[0];
-      if (!PATH.test(path)) fail('invalid_order_by', `'${path}' is not a field path`, fieldSpan);
-      const type = lookupPath(schema, path.split('.'));
-      if (!type) {
-        const names = Object.keys(schema.fields);
-        const guess = suggest(path, names);
-        fail(
-          'unknown_field',
-          `unknown field '${path}'${guess ? `; did you mean '${guess}'?` : ''}`,
-          fieldSpan,
-        );
-      }
+      const written = field[0];
+      if (!PATH.test(written))
+        fail('invalid_order_by', `'${written}' is not a field path`, fieldSpan);
+      const resolved = resolveSortPath(schema, written);
+      if ('unknown' in resolved) fail('unknown_field', resolved.unknown, fieldSpan);
+      const { path, type } = resolved;
       if (
         type.kind === 'message' ||
         type.kind === 'map' ||
         type.kind === 'repeated' ||
         type.sortable === false
       ) {
-        fail('unsortable_field', `'${path}' cannot be sorted on`, fieldSpan);
+        fail('unsortable_field', `'${written}' cannot be sorted on`, fieldSpan);
       }
       if (terms.some((t) => t.path === path)) {
-        fail('duplicate_order_by_field', `'${path}' is listed twice in orderBy`, fieldSpan);
+        fail('duplicate_order_by_field', `'${written}' is listed twice in orderBy`, fieldSpan);
       }
       terms.push({ path, type, descending: direction?.[0] === 'desc', span: fieldSpan });
     }
@@ -170,6 +169,33 @@ export function parseOrderBy<T = unknown>(
     );
   }
   return buildOrder<T>(terms, canonical, schema);
+}
+
+/**
+ * A written orderBy path as the schema's JSON path and its type, each segment spelled as the
+ * schema's `fieldNames` allows; or why it names no field, in the caller's spelling.
+ */
+function resolveSortPath(
+  schema: ResourceSchema,
+  written: string,
+): { path: string; type: FieldType } | { unknown: string } {
+  let fields: Fields | undefined = schema.fields;
+  let type: FieldType | undefined;
+  const path: string[] = [];
+  for (const segment of written.split('.')) {
+    const names: FieldNameTable | undefined = fields && fieldNameTable(fields, schema.fieldNames);
+    const name: string | undefined = names?.jsonName(segment);
+    if (!names || name === undefined) {
+      const guess = names?.suggestion(segment);
+      const prefix = path.length > 0 ? written.split('.').slice(0, path.length).join('.') : '';
+      const where = prefix ? `'${prefix}' has no field '${segment}'` : `unknown field '${segment}'`;
+      return { unknown: `${where}${guess ? `; did you mean '${guess}'?` : ''}` };
+    }
+    path.push(name);
+    type = fields![name]!;
+    fields = type.kind === 'message' ? type.fields : undefined;
+  }
+  return { path: path.join('.'), type: type! };
 }
 
 function buildOrder<T>(terms: OrderTerm[], canonical: string, schema: ResourceSchema): OrderBy<T> {

@@ -31,9 +31,16 @@ interface NodeDecipher {
   final(): Uint8Array;
 }
 
-const nodeCrypto = (
-  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+// Looked up at the first token, not when the package loads: `node:crypto` costs a command-line
+// program's start-up several milliseconds, and most runs never page.
+let nodeCryptoModule: NodeCrypto | null | undefined;
+function nodeCrypto(): NodeCrypto | undefined {
+  nodeCryptoModule ??=
+    ((
+      globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+    ).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined) ?? null;
+  return nodeCryptoModule ?? undefined;
+}
 
 const TAG_BYTES = 16;
 const KEY_SALT = new TextEncoder().encode('listkit page token v1');
@@ -49,7 +56,7 @@ export interface TokenCipher {
 
 /** Derives the keys (HKDF-SHA-256, salt `listkit page token v1`) and returns the cipher. */
 export async function tokenCipher(secrets: readonly Uint8Array[]): Promise<TokenCipher> {
-  const node = nodeCrypto;
+  const node = nodeCrypto();
   if (node) {
     const keys = secrets.map(
       (secret) => new Uint8Array(node.hkdfSync('sha256', secret, KEY_SALT, new Uint8Array(), 32)),
@@ -109,7 +116,8 @@ export async function tokenCipher(secrets: readonly Uint8Array[]): Promise<Token
 
 /** SHA-256 of a string's UTF-8 bytes. */
 export async function sha256(text: string): Promise<Uint8Array> {
-  if (nodeCrypto) return new Uint8Array(nodeCrypto.createHash('sha256').update(text).digest());
+  const node = nodeCrypto();
+  if (node) return new Uint8Array(node.createHash('sha256').update(text).digest());
   return new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
 }
 

@@ -1,3 +1,5 @@
+import type { FieldNames } from './field-names.js';
+
 /**
  * Options shared by every field declaration.
  *
@@ -11,6 +13,11 @@ export interface FieldOptions {
   sortable?: boolean;
   /** Searched by bare values (AIP-160 global restrictions such as `prod`). Strings only. */
   searchable?: boolean;
+  /**
+   * The field's name in its `.proto` when it is not the snake_case of the JSON name (a
+   * `json_name` option); read when the schema's `fieldNames` is `proto` or `both`.
+   */
+  protoName?: string;
 }
 
 /**
@@ -176,6 +183,11 @@ export interface ResourceSchema<T = unknown> {
    * Unset: any ordering of sortable fields.
    */
   orderings?: readonly string[];
+  /**
+   * How filters and orderBy may spell field names: `json` (the default: `publishTime`), `proto`
+   * (`publish_time`) or `both` (see {@link FieldNames}). Resources always hold JSON names.
+   */
+  fieldNames?: FieldNames;
 }
 
 type Options = FieldOptions;

@@ -6,7 +6,8 @@ import type { SqlStatement } from './sql-statement.js';
 
 /**
  * The SQL dialects `sqlTable` lays tables out for: `'postgres'` (PostgreSQL and PGlite, the
- * default) and `'sqlite'` (SQLite 3.38+, which has `->`, `->>` and `json_each`).
+ * default), `'sqlite'` (SQLite 3.38+, which has `->`, `->>` and `json_each`) and `'mysql'`
+ * (MySQL 8.0.17+ and MariaDB 10.11+, which have JSON_TABLE).
  *
  * @example
  * ```ts
@@ -14,7 +15,7 @@ import type { SqlStatement } from './sql-statement.js';
  * sqlTable(schema, { table: 'rules', dialect });
  * ```
  */
-export type SqlDialectName = 'postgres' | 'sqlite';
+export type SqlDialectName = 'postgres' | 'sqlite' | 'mysql';
 
 /**
  * The type a parameter is compared as, in PostgreSQL's words (`nanos`: a timestamp or duration
@@ -68,6 +69,12 @@ export interface SqlDialectCapabilities {
   readonly ownTables: boolean;
   /** The document column types `sqlTable` accepts; the first is the default. */
   readonly documentTypes: readonly string[];
+  /**
+   * The keyset condition as a disjunction of ranges, `a > x OR (a = x AND b > y)`: the only
+   * form MySQL's and MariaDB's range optimizers turn into an index seek. Otherwise the nested
+   * form with a leading bound (`a >= x AND NOT (a = x AND NOT b > y)`), which PostgreSQL plans best.
+   */
+  readonly keysetDisjunction?: boolean;
 }
 
 /**
@@ -127,6 +134,13 @@ export interface SqlDialect {
   readonly json: JsonSql;
   /** The statement to run before the list statement in its transaction, if any. */
   settings(timeoutMs: number): SqlStatement | undefined;
+  /**
+   * The list statement with its time limit written into it, for an engine that limits one
+   * statement rather than a transaction (MySQL's hint, MariaDB's `SET STATEMENT … FOR`).
+   */
+  timeLimited?(statement: SqlStatement, timeoutMs: number): SqlStatement;
+  /** Whether a driver's error is this engine's statement timeout (PostgreSQL: SQLSTATE 57014). */
+  isTimeout?(error: unknown): boolean;
 }
 
 /**

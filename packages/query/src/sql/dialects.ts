@@ -1,10 +1,12 @@
 import type { SqlDialect, SqlDialectName } from './dialect.js';
+import { mysqlDialect } from './dialects/mysql/dialect.js';
 import { postgresDialect } from './dialects/postgres/dialect.js';
 import { sqliteDialect } from './dialects/sqlite/dialect.js';
 
 const DIALECTS: Readonly<Record<SqlDialectName, SqlDialect>> = {
   postgres: postgresDialect,
   sqlite: sqliteDialect,
+  mysql: mysqlDialect,
 };
 
 /**

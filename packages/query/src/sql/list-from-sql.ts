@@ -123,11 +123,17 @@ export async function listFromSql<T extends object>(
     const timeout = options.statementTimeoutMs ?? 5000;
     let rows: readonly Record<string, unknown>[];
     try {
-      // PostgreSQL's settings statement first; engines without one run the page alone.
-      const settings = table.dialect.settings(timeout);
-      rows = await options.run(settings ? [settings, plan] : [plan], plan as SqlListPlan);
+      // PostgreSQL's settings statement first; engines without one run the page alone, with
+      // its time limit written into it where the engine limits single statements (MySQL).
+      const { dialect } = table;
+      const settings = dialect.settings(timeout);
+      const statement = dialect.timeLimited?.(plan, timeout) ?? plan;
+      rows = await options.run(settings ? [settings, statement] : [statement], plan as SqlListPlan);
     } catch (error) {
-      if ((error as { code?: unknown } | null)?.code === '57014') {
+      if (
+        (error as { code?: unknown } | null)?.code === '57014' ||
+        table.dialect.isTimeout?.(error)
+      ) {
         throw ListkitError.of(
           // Reported against the filter, the input a caller narrows first (the message says so).
           'filter',

@@ -89,7 +89,8 @@ export function replacePlaceholders(
   const n = text.length;
   for (let i = 0; i < n; ) {
     const c = text[i];
-    if (c === "'" || c === '"') {
+    // MySQL quotes identifiers with backticks.
+    if (c === "'" || c === '"' || c === '`') {
       // A quoted span ends at the next lone quote of the same kind (a doubled one is inside).
       let j = i + 1;
       for (; j < n; j++) {

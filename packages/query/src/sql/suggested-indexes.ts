@@ -23,10 +23,14 @@ export interface SuggestIndexesOptions {
 
 const indexName = (table: SqlTable, what: string) =>
   `${table.name}_${what}`
-    .replaceAll('"', '')
+    .replace(/["`]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .slice(0, 63);
+
+/** MySQL has no `CREATE INDEX IF NOT EXISTS` (MariaDB has): the one text both run. */
+const createIndex = (table: SqlTable) =>
+  table.dialect.name === 'mysql' ? 'CREATE INDEX' : 'CREATE INDEX IF NOT EXISTS';
 
 /**
  * The DDL a user can apply so that every allowed ordering is a keyset seek and label filters use
@@ -65,7 +69,7 @@ export function suggestIndexes(table: SqlTable, options: SuggestIndexesOptions =
       table,
       `order_${columns.map(({ column, descending }) => `${column.name}${descending ? '_desc' : ''}`).join('_')}`,
     );
-    out.push(`CREATE INDEX IF NOT EXISTS ${name} ON ${table.name} (${signature})`);
+    out.push(`${createIndex(table)} ${name} ON ${table.name} (${signature})`);
   }
   // GIN answers `?` and `@>`; engines without containment walk the JSON (no index helps).
   for (const column of table.dialect.capabilities.jsonContainment ? table.columns : []) {

@@ -1,6 +1,8 @@
 // The snapshot file: what `GET /_listkit/snapshots/{name}` exports, `--save-on-exit` writes and
 // `--from-snapshot` reads. One format for every store.
+import { checkResource } from '@listkit/query';
 import { isClockTime } from '../core/clock.js';
+import { forwardingRuleSchema } from '../forwarding-rules/forwarding-rule-schema.js';
 import { type FaultRule, parseFaultRule } from '../http/faults.js';
 import type { OperationPolicy } from '../operations/operation-policy.js';
 import { parseOperationPolicy } from '../operations/operation-policy.js';
@@ -44,19 +46,30 @@ function badEntry(list: unknown, where: string, strings: readonly string[]): str
   return at < 0 ? undefined : `${where}[${at}] needs ${strings.join(', ')} as text`;
 }
 
+/**
+ * What is wrong with a rule of the file, or undefined: each is checked against the rule schema
+ * here, once, so every store refuses the same file with the same words (and a restore need not
+ * check again).
+ */
+function ruleEntryProblem(entry: Record<string, unknown>, at: number): string | undefined {
+  if (!isObject(entry.rule) || typeof entry.rule.name !== 'string') {
+    return `store.rules[${at}].rule needs a name`;
+  }
+  try {
+    checkResource(forwardingRuleSchema, entry.rule);
+    return undefined;
+  } catch (error) {
+    return `store.rules[${at}].rule: ${(error as Error).message}`;
+  }
+}
+
 /** What is wrong with the store part of a file, or undefined. */
 function storeProblem(store: unknown): string | undefined {
   if (!isObject(store)) return 'store is not an object';
   const rules = store.rules;
   const ruleProblem =
     badEntry(rules, 'store.rules', ['project']) ??
-    (rules as Record<string, unknown>[])
-      .map((entry, i) =>
-        isObject(entry.rule) && typeof entry.rule.name === 'string'
-          ? undefined
-          : `store.rules[${i}].rule needs a name`,
-      )
-      .find(Boolean);
+    (rules as Record<string, unknown>[]).map(ruleEntryProblem).find(Boolean);
   const operations = store.operations;
   const operationProblem =
     badEntry(operations, 'store.operations', ['project']) ??

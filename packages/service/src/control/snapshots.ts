@@ -1,3 +1,4 @@
+import { ListkitError } from '@listkit/query';
 import { refuse } from '../core/refusal.js';
 import type { EmulatorState } from '../emulator-state.js';
 import type { SnapshotInfo, SnapshotLimits } from '../store/snapshot-shelf.js';
@@ -50,16 +51,26 @@ export class EmulatorSnapshots {
     const file = await this.capture(named(name));
     const text = JSON.stringify(file);
     const info = { name, takenAt: file.takenAt, bytes: Buffer.byteLength(text) };
-    await this.state.store.snapshots.put(info, text, this.limits);
-    this.parsed.set(name, deepFreeze(file));
+    deepFreeze(file);
+    await this.state.store.snapshots.put(info, text, file.store, this.limits);
+    this.parsed.set(name, file);
     return info;
   }
 
-  /** Returns to a snapshot: every part of the state as it was then, in one step. */
+  /**
+   * Returns to a snapshot: every part of the state as it was then, in one step. The store puts
+   * back the state its shelf made ready; should another process replace the snapshot meanwhile,
+   * the newer one is read and restored.
+   */
   async restore(name: string): Promise<SnapshotInfo> {
-    const { info, file } = await this.read(named(name));
-    await this.apply(file);
-    return info;
+    for (let attempt = 0; ; attempt++) {
+      const { info, file } = await this.read(named(name));
+      if (await this.state.store.restore(name, info.takenAt)) {
+        await this.applyEmulator(file);
+        return info;
+      }
+      if (attempt > 0) throw notFound(name);
+    }
   }
 
   /** Every snapshot kept, by name. */
@@ -93,10 +104,14 @@ export class EmulatorSnapshots {
     const file = parseSnapshotFile(text);
     if (typeof file === 'string') throw refuse.badRequest(`snapshot file: ${file}`);
     const info = { name: file.name, takenAt: file.takenAt, bytes: Buffer.byteLength(text) };
-    await this.state.store.snapshots.put(info, text, this.limits);
-    this.parsed.set(file.name, deepFreeze(file));
-    await this.apply(file);
-    return info;
+    deepFreeze(file);
+    try {
+      await this.state.store.snapshots.put(info, text, file.store, this.limits);
+    } catch (error) {
+      throw unfit(error, file.name);
+    }
+    this.parsed.set(file.name, file);
+    return this.restore(file.name);
   }
 
   private async capture(name: string): Promise<SnapshotFile> {
@@ -131,9 +146,9 @@ export class EmulatorSnapshots {
     return { info: kept.info, file };
   }
 
-  private async apply(file: SnapshotFile): Promise<void> {
+  /** Puts back what the emulator itself keeps of a snapshot: its clock, policy and faults. */
+  private async applyEmulator(file: SnapshotFile): Promise<void> {
     const { state } = this;
-    await state.store.replace(file.store);
     const { clock, operationPolicy, faults } = file.emulator;
     state.clock.freeze(false);
     state.clock.set(clock.epochMs);
@@ -152,6 +167,23 @@ function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value)) deepFreeze(inner);
   }
   return value;
+}
+
+/**
+ * A store's refusal to keep a snapshot file's state, as a 400 naming the snapshot: a value the
+ * schema refuses (memory: the check of the rule collections) or one the tables cannot hold
+ * (SQL: a data exception or broken constraint, SQLSTATE classes 22 and 23). Anything else (a
+ * quota refusal, a lost connection) is passed on as it is.
+ */
+function unfit(error: unknown, name: string): unknown {
+  const sqlState = (error as { code?: unknown } | null)?.code;
+  const refused =
+    error instanceof ListkitError ||
+    (typeof sqlState === 'string' && /^2[23]/.test(sqlState) && error instanceof Error);
+  if (!refused) return error;
+  return refuse.badRequest(
+    `snapshot file '${name}': the store cannot hold its state: ${(error as Error).message}`,
+  );
 }
 
 const notFound = (name: string) => refuse.notFound(`The snapshot '${name}' was not found`);

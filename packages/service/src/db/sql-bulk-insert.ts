@@ -20,6 +20,17 @@ WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
   return types;
 }
 
+/**
+ * The table that keeps a snapshot's rows of a state table (`listkit_snapshot_<table>`): the same
+ * columns, and first the snapshot's name.
+ *
+ * @example
+ * ```ts
+ * snapshotTable('orders'); // 'listkit_snapshot_orders'
+ * ```
+ */
+export const snapshotTable = (table: string): string => `listkit_snapshot_${table}`;
+
 const unquoted = (column: string) => column.replace(/^"(.*)"$/, '$1').replaceAll('""', '"');
 
 /**
@@ -27,7 +38,8 @@ const unquoted = (column: string) => column.replace(/^"(.*)"$/, '$1').replaceAll
  * parameters) in one statement per 5,000 rows, in the caller's transaction: the rows travel as
  * one JSON parameter of text values, read by `json_to_recordset` and cast to each column's type
  * (from the catalog). A statement of thousands of `$n` placeholders costs PostgreSQL far more
- * to parse and bind than one JSON text.
+ * to parse and bind than one JSON text. With `snapshot`, the rows go to the table that keeps
+ * that snapshot's rows of `table` ({@link snapshotTable}) instead.
  *
  * @example
  * ```ts
@@ -38,9 +50,15 @@ export async function insertRows(
   session: SqlSession,
   table: string,
   columns: readonly string[],
-  rows: readonly (readonly SqlValue[])[],
+  given: readonly (readonly SqlValue[])[],
+  snapshot?: string,
 ): Promise<void> {
-  if (rows.length === 0) return;
+  if (given.length === 0) return;
+  if (snapshot !== undefined) {
+    table = snapshotTable(table);
+    columns = ['snapshot', ...columns];
+  }
+  const rows = snapshot === undefined ? given : given.map((row) => [snapshot, ...row]);
   const types = await typesOf(session, table);
   const fields = columns.map((column, i) => {
     const type = types.get(unquoted(column));

@@ -71,6 +71,8 @@ export interface SqlStoreContext {
   ): Promise<T>;
   /** One statement as its own transaction, in one round trip (no BEGIN and COMMIT around it). */
   statement: SqlSession['query'];
+  /** Statements as one transaction in one round trip (`SqlDatabase.batch`). */
+  batch: SqlDatabase['batch'];
   /** Counts rows written outside {@link SqlStoreContext.writeTx} (bulk deletes). */
   wrote(table: AnalysedTable, rows: number): void;
   /** One page of `table` within `scope`, its page tokens bound to `parent`. */
@@ -119,6 +121,7 @@ export function sqlStoreContext(
       return result;
     },
     statement: (text, params) => db.statement(text, params),
+    batch: (statements, settings) => db.batch(statements, settings),
     wrote: (table, rows) => statistics.wrote(table, rows),
     list: <T extends object>(
       ...[table, request, parent, scope, readResource]: Parameters<SqlStoreContext['list']>

@@ -1,4 +1,4 @@
-import type { Collection, ListPage, PageTokenCodec } from '@listkit/query';
+import type { ListPage, PageTokenCodec } from '@listkit/query';
 import { resourceAlreadyExists, resourceNotFound } from '../core/compute-refusals.js';
 import { Refusal } from '../core/refusal.js';
 import type { StoreListRequest } from '../core/store-list-request.js';
@@ -11,28 +11,17 @@ import {
   tokenParent,
 } from '../names/resource-names.js';
 import type { MemoryOperationStore } from '../operations/memory-operation-store.js';
-import { ScopeAddresses } from './addresses/scope-addresses.js';
 import { clashAddressOf } from './create/clash-rule.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
-import { aggregatedRuleCollection, scopeRuleCollection } from './forwarding-rule-collection.js';
 import type {
   ForwardingRuleStore,
   RuleWrite,
   ScopeCheck,
   WriteResult,
 } from './forwarding-rule-store.js';
+import { MemoryRuleTables } from './memory-rule-tables.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
-
-/** `map.get(key)`, created by `create` the first time. */
-function entryOf<T>(map: Map<string, T>, key: string, create: () => T): T {
-  let entry = map.get(key);
-  if (entry === undefined) {
-    entry = create();
-    map.set(key, entry);
-  }
-  return entry;
-}
 
 /**
  * Forwarding rules in this process's memory: a `Collection` per scope (region or global) and per
@@ -48,14 +37,14 @@ function entryOf<T>(map: Map<string, T>, key: string, create: () => T): T {
  * ```
  */
 export class MemoryForwardingRuleStore implements ForwardingRuleStore {
-  private readonly scopes = new Map<string, Collection<ForwardingRuleJson>>();
-  private readonly addresses = new Map<string, ScopeAddresses>();
-  private readonly projects = new Map<string, Collection<ForwardingRuleJson>>();
+  private tables: MemoryRuleTables;
 
   constructor(
     private readonly pageTokens: PageTokenCodec,
     private readonly operations: MemoryOperationStore,
-  ) {}
+  ) {
+    this.tables = new MemoryRuleTables(pageTokens);
+  }
 
   async insert(
     parent: ScopeRef,
@@ -73,7 +62,7 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   }
 
   async get(parent: ScopeRef, name: string): Promise<ForwardingRuleJson | undefined> {
-    const rule = this.scopes.get(scopeParent(parent))?.get(name);
+    const rule = this.tables.scopes.get(scopeParent(parent))?.get(name);
     return rule ? copy(rule) : undefined;
   }
 
@@ -110,7 +99,7 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
   async delete(parent: ScopeRef, name: string, write: RuleWrite): Promise<WriteResult> {
     const earlier = this.replay(parent, write.requestId);
     if (earlier) return earlier;
-    const rule = this.scopes.get(scopeParent(parent))?.get(name);
+    const rule = this.tables.scopes.get(scopeParent(parent))?.get(name);
     if (!rule) throw resourceNotFound(scopedName(parent, 'forwardingRules', name));
     this.rulesIn(parent).delete(name);
     this.addressesIn(parent).remove(rule);
@@ -143,37 +132,42 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
 
   /** Every rule with its scope, copied, at this instant (synchronously: a snapshot's read). */
   entries(): (ScopeRef & { rule: ForwardingRuleJson })[] {
-    return [...this.scopes].flatMap(([parent, collection]) =>
+    return [...this.tables.scopes].flatMap(([parent, collection]) =>
       collection.values().map((rule) => ({ ...scopeRefOf(parent), rule: copy(rule) })),
     );
   }
 
   /**
-   * Replaces every rule by these (a restore), synchronously: no request sees a part of them.
-   * The addresses they hold are taken again from them. The rules are kept as given, not
-   * copied: the store never changes a rule it holds (it copies what it hands out), and the
-   * caller gives frozen ones (a snapshot's), so many restores share them.
+   * Tables of these rules, checked and indexed, apart from the store ({@link adopt} puts a copy
+   * in): a restore builds them once per snapshot. Throws when a rule does not fit the schema.
    */
-  load(entries: readonly (ScopeRef & { rule: ForwardingRuleJson })[]): void {
-    this.clear();
-    for (const { rule, ...parent } of entries) this.save(parent, rule, true);
+  prepare(entries: readonly (ScopeRef & { rule: ForwardingRuleJson })[]): MemoryRuleTables {
+    return MemoryRuleTables.of(this.pageTokens, entries);
+  }
+
+  /**
+   * Replaces every rule by a copy of these tables' (a restore), synchronously: no request sees
+   * a part of them. The tables given stay as they were, for the next restore.
+   */
+  adopt(tables: MemoryRuleTables): void {
+    this.tables = tables.copy();
   }
 
   /** Forgets every rule (the store's reset). */
   clear(): void {
-    for (const map of [this.scopes, this.addresses, this.projects]) map.clear();
+    this.tables = new MemoryRuleTables(this.pageTokens);
   }
 
   private rulesIn(parent: ScopeRef) {
-    return entryOf(this.scopes, scopeParent(parent), () => scopeRuleCollection(this.pageTokens));
+    return this.tables.rulesIn(parent);
   }
 
   private aggregate(project: string) {
-    return entryOf(this.projects, project, () => aggregatedRuleCollection(this.pageTokens));
+    return this.tables.aggregate(project);
   }
 
   private addressesIn(parent: ScopeRef) {
-    return entryOf(this.addresses, scopeParent(parent), () => new ScopeAddresses());
+    return this.tables.addressesIn(parent);
   }
 
   private replay(parent: ScopeRef, requestId: string | undefined): WriteResult | undefined {
@@ -186,14 +180,8 @@ export class MemoryForwardingRuleStore implements ForwardingRuleStore {
     return { operation, replayed: false, rule: copy(rule) };
   }
 
-  private save(parent: ScopeRef, rule: ForwardingRuleJson, shared = false): void {
-    const stored = shared ? rule : copy(rule);
-    const region = this.rulesIn(parent);
-    const replaced = region.get(rule.name);
-    if (replaced) this.addressesIn(parent).remove(replaced);
-    this.addressesIn(parent).add(stored);
-    region.put(stored);
-    this.aggregate(parent.project).put(stored);
+  private save(parent: ScopeRef, rule: ForwardingRuleJson): void {
+    this.tables.save(parent, copy(rule));
   }
 
   /**

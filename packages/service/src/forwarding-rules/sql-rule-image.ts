@@ -30,7 +30,8 @@ export async function readRuleEntries(
 
 /**
  * Writes rules as given, with their columns (as `put` writes one), into a table the caller
- * emptied; the address pools need no rows: a pool's free positions are found from the rules'.
+ * emptied, or with `snapshot` among that snapshot's rows; the address pools need no rows: a
+ * pool's free positions are found from the rules'.
  *
  * @example
  * ```ts
@@ -40,6 +41,7 @@ export async function readRuleEntries(
 export function writeRuleEntries(
   session: SqlSession,
   entries: readonly (ScopeRef & { rule: ForwardingRuleJson })[],
+  snapshot?: string,
 ): Promise<void> {
   return insertRows(
     session,
@@ -51,5 +53,6 @@ export function writeRuleEntries(
       ...rulesTable.row(rule),
       ...addressColumns(rule.IPAddress),
     ]),
+    snapshot,
   );
 }

@@ -138,7 +138,8 @@ export async function readOperationRecords(session: SqlSession): Promise<Operati
 }
 
 /**
- * Writes operations as given, versions kept, into a table the caller emptied (a restore's).
+ * Writes operations as given, versions kept, into a table the caller emptied (a restore's), or
+ * with `snapshot` among that snapshot's rows.
  *
  * @example
  * ```ts
@@ -148,6 +149,7 @@ export async function readOperationRecords(session: SqlSession): Promise<Operati
 export async function writeOperationRecords(
   session: SqlSession,
   records: readonly OperationRecord[],
+  snapshot?: string,
 ): Promise<void> {
   if (records.length === 0) return;
   const rows = records.map(({ project, region, version, ...added }) => {
@@ -158,7 +160,7 @@ export async function writeOperationRecords(
     return [...values.slice(0, -1), String(version)];
   });
   const { columns } = operationInsert(records[0]!, records[0]!);
-  await insertRows(session, 'operations', columns.split(', '), rows);
+  await insertRows(session, 'operations', columns.split(', '), rows, snapshot);
 }
 
 /** The record of an operation just inserted (version 1). */

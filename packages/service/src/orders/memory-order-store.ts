@@ -19,10 +19,12 @@ export function memoryOrderStore(): OrderStore & {
   clear(): void;
   /** Every order, copied, at this instant (synchronously: a snapshot's read). */
   entries(): OrderState[];
-  /** Replaces every order by these, synchronously (a restore). */
-  load(orders: readonly OrderState[]): void;
+  /** These orders by key, copied, apart from the store ({@link adopt} puts a copy in). */
+  prepare(orders: readonly OrderState[]): ReadonlyMap<string, OrderState>;
+  /** Replaces every order by these (a restore), synchronously; the map given stays as it was. */
+  adopt(prepared: ReadonlyMap<string, OrderState>): void;
 } {
-  const orders = new Map<string, OrderState>();
+  let orders = new Map<string, OrderState>();
   return {
     put: async (order) => {
       orders.set(orderKey(order.packageName, order.orderId), copy(order));
@@ -48,10 +50,11 @@ export function memoryOrderStore(): OrderStore & {
     },
     all: async () => [...orders.values()].map(copy),
     entries: () => [...orders.values()].map(copy),
-    load: (loaded) => {
-      orders.clear();
-      for (const order of loaded)
-        orders.set(orderKey(order.packageName, order.orderId), copy(order));
+    prepare: (loaded) =>
+      new Map(loaded.map((order) => [orderKey(order.packageName, order.orderId), copy(order)])),
+    // The orders are shared: the store replaces an order, never changes one in place.
+    adopt: (prepared) => {
+      orders = new Map(prepared);
     },
     clear: () => orders.clear(),
   };

@@ -73,14 +73,19 @@ export async function readOrders(session: SqlSession): Promise<OrderState[]> {
 }
 
 /**
- * Writes orders into a table the caller emptied (a restore's).
+ * Writes orders into a table the caller emptied (a restore's), or with `snapshot` among that
+ * snapshot's rows.
  *
  * @example
  * ```ts
  * await writeOrders(session, image.orders);
  * ```
  */
-export function writeOrders(session: SqlSession, orders: readonly OrderState[]): Promise<void> {
+export function writeOrders(
+  session: SqlSession,
+  orders: readonly OrderState[],
+  snapshot?: string,
+): Promise<void> {
   return insertRows(
     session,
     'orders',
@@ -91,5 +96,6 @@ export function writeOrders(session: SqlSession, orders: readonly OrderState[]):
       JSON.stringify(order),
       order.refund !== undefined,
     ]),
+    snapshot,
   );
 }

@@ -13,10 +13,12 @@ export function memoryStateStore(): EmulatorStateStore & {
   clear(): void;
   /** Every setting by key, at this instant (synchronously: a snapshot's read). */
   entries(): Record<string, unknown>;
-  /** Replaces every setting by these, synchronously (a restore). */
-  load(entries: Readonly<Record<string, unknown>>): void;
+  /** These settings as the store keeps them (JSON texts by key), apart from the store. */
+  prepare(entries: Readonly<Record<string, unknown>>): ReadonlyMap<string, string>;
+  /** Replaces every setting by these (a restore), synchronously; the map given stays as it was. */
+  adopt(prepared: ReadonlyMap<string, string>): void;
 } {
-  const settings = new Map<string, string>();
+  let settings = new Map<string, string>();
   return {
     get: async <T>(key: string) => {
       const text = settings.get(key);
@@ -27,9 +29,10 @@ export function memoryStateStore(): EmulatorStateStore & {
     },
     entries: () =>
       Object.fromEntries([...settings].map(([key, text]) => [key, JSON.parse(text) as unknown])),
-    load: (entries) => {
-      settings.clear();
-      for (const [key, value] of Object.entries(entries)) settings.set(key, JSON.stringify(value));
+    prepare: (entries) =>
+      new Map(Object.entries(entries).map(([key, value]) => [key, JSON.stringify(value)])),
+    adopt: (prepared) => {
+      settings = new Map(prepared);
     },
     clear: () => settings.clear(),
   };

@@ -48,7 +48,8 @@ export async function readSettings(session: SqlSession): Promise<Record<string, 
 }
 
 /**
- * Writes settings into a table the caller emptied (a restore's).
+ * Writes settings into a table the caller emptied (a restore's), or with `snapshot` among that
+ * snapshot's rows.
  *
  * @example
  * ```ts
@@ -58,11 +59,13 @@ export async function readSettings(session: SqlSession): Promise<Record<string, 
 export function writeSettings(
   session: SqlSession,
   settings: Readonly<Record<string, unknown>>,
+  snapshot?: string,
 ): Promise<void> {
   return insertRows(
     session,
     'emulator_settings',
     ['key', 'value'],
     Object.entries(settings).map(([key, value]) => [key, JSON.stringify(value)]),
+    snapshot,
   );
 }

@@ -5,6 +5,7 @@ import { memoryOrderStore } from '../orders/memory-order-store.js';
 import { memoryStateStore } from '../state/memory-state-store.js';
 import { memorySnapshotShelf } from './snapshot-shelf.js';
 import type { EmulatorStore } from './store.js';
+import type { StoreImage } from './store-image.js';
 
 /**
  * Options of {@link openMemoryStore}.
@@ -35,13 +36,28 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
   const rules = new MemoryForwardingRuleStore(options.pageTokens, operations);
   const orders = memoryOrderStore();
   const state = memoryStateStore();
+  /** An image as the parts keep it, checked and indexed: built once, adopted by each restore. */
+  const prepare = (image: StoreImage) => ({
+    rules: rules.prepare(image.rules),
+    operations: operations.prepare(image.operations),
+    orders: orders.prepare(image.orders),
+    settings: state.prepare(image.settings),
+  });
+  // Each part takes a copy of its prepared tables synchronously: no request runs in between.
+  const adopt = (prepared: ReturnType<typeof prepare>) => {
+    rules.adopt(prepared.rules);
+    operations.adopt(prepared.operations);
+    orders.adopt(prepared.orders);
+    state.adopt(prepared.settings);
+  };
+  const snapshots = memorySnapshotShelf(prepare);
   return {
     kind: 'memory',
     rules,
     operations,
     orders,
     state,
-    snapshots: memorySnapshotShelf(),
+    snapshots,
     // Each part is read, and replaced, synchronously: no request runs in between.
     capture: async () => ({
       rules: rules.entries(),
@@ -49,14 +65,12 @@ export function openMemoryStore(options: MemoryStoreOptions): EmulatorStore {
       orders: orders.entries(),
       settings: state.entries(),
     }),
-    replace: async (image) => {
-      rules.load(image.rules);
-      operations.clear();
-      for (const { project, region, version, ...added } of image.operations) {
-        operations.record(region === undefined ? { project } : { project, region }, added, version);
-      }
-      orders.load(image.orders);
-      state.load(image.settings);
+    // Prepared first: an image that does not fit throws before anything changed.
+    replace: async (image) => adopt(prepare(image)),
+    restore: async (name, takenAt) => {
+      const prepared = snapshots.prepared(name, takenAt);
+      if (prepared) adopt(prepared);
+      return prepared !== undefined;
     },
     reset: async () => {
       for (const part of [rules, operations, orders, state]) part.clear();

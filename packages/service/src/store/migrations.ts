@@ -1,8 +1,11 @@
 import { type Migration, runMigrations } from '../db/migration-runner.js';
+import { snapshotTable } from '../db/sql-bulk-insert.js';
 import type { SqlDatabase } from '../db/sql-database.js';
 import { addressColumns } from '../forwarding-rules/addresses/address-columns.js';
 import { aggregatedRulesTable, rulesTable } from '../forwarding-rules/sql-rule-tables.js';
 import { operationsTable } from '../operations/sql-operation-table.js';
+import { IMAGE_TABLES, keepSnapshotRows } from './sql-store-image.js';
+import type { StoreImage } from './store-image.js';
 
 // Whether `i` is the lowest position of pool `k` no rule of region `p` uses: not in use; no
 // released position is free again below it; at or past the cursor, every position from the
@@ -152,6 +155,25 @@ WHERE f.parent = v.parent AND f."name" = v."name"`,
 )`,
     ],
   },
+  {
+    // A restore copies these rows back within the database (INSERT … SELECT) instead of sending
+    // and casting the image's again: decisions 0075.
+    version: 6,
+    description: "each snapshot's rows, kept in copies of the state tables",
+    statements: IMAGE_TABLES.flatMap((table) => [
+      `CREATE TABLE IF NOT EXISTS ${snapshotTable(table)} (snapshot text COLLATE "C" NOT NULL REFERENCES listkit_snapshots (name) ON DELETE CASCADE, LIKE ${table})`,
+      `CREATE INDEX IF NOT EXISTS ${snapshotTable(table)}_by_snapshot ON ${snapshotTable(table)} (snapshot)`,
+    ]),
+    // The snapshots kept by version 5 get their rows from their text.
+    backfill: async (tx) => {
+      const kept = await tx.query<{ name: string; image: string }>(
+        'SELECT name, image FROM listkit_snapshots',
+      );
+      for (const { name, image } of kept) {
+        await keepSnapshotRows(tx, name, (JSON.parse(image) as { store: StoreImage }).store);
+      }
+    },
+  },
 ];
 
 /**
@@ -159,7 +181,7 @@ WHERE f.parent = v.parent AND f."name" = v."name"`,
  *
  * @example
  * ```ts
- * SCHEMA_VERSION; // 5
+ * SCHEMA_VERSION; // 6
  * ```
  */
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -1,4 +1,5 @@
 import { refuse } from '../core/refusal.js';
+import type { StoreImage } from './store-image.js';
 
 /**
  * What is known of a kept snapshot without reading it.
@@ -30,22 +31,26 @@ export interface SnapshotLimits {
 }
 
 /**
- * The named snapshots a store keeps, as their exported text: in this process's memory for the
- * memory store, in the database (`listkit_snapshots`) for the SQL stores, where every process
- * sharing it sees them.
+ * The named snapshots a store keeps: their exported text, and their state made ready to put
+ * back ({@link EmulatorStore.restore}). In this process's memory for the memory store (the
+ * state checked and indexed), in the database for the SQL stores (the text in
+ * `listkit_snapshots`, the rows in a copy of each state table), where every process sharing it
+ * sees them.
  *
  * @example
  * ```ts
- * await store.snapshots.put({ name: 'seeded', takenAt, bytes }, text, limits);
+ * await store.snapshots.put({ name: 'seeded', takenAt, bytes }, text, image, limits);
  * const kept = await store.snapshots.get('seeded');
  * ```
  */
 export interface SnapshotShelf {
   /**
-   * Keeps a snapshot under its name, replacing one of that name; refuses (`quota_exceeded`,
-   * naming the limit) when the shelf would then hold more than `limits` allow.
+   * Keeps a snapshot (its text, and `image`, the state it holds) under its name, replacing one
+   * of that name; refuses (`quota_exceeded`, naming the limit) when the shelf would then hold
+   * more than `limits` allow, and throws when the store cannot hold the image (a value of the
+   * wrong type): the shelf is as it was then.
    */
-  put(info: SnapshotInfo, text: string, limits: SnapshotLimits): Promise<void>;
+  put(info: SnapshotInfo, text: string, image: StoreImage, limits: SnapshotLimits): Promise<void>;
   get(name: string): Promise<{ info: SnapshotInfo; text: string } | undefined>;
   /** What is known of a snapshot, without its text. */
   info(name: string): Promise<SnapshotInfo | undefined>;
@@ -84,17 +89,21 @@ export function overLimits(
 }
 
 /**
- * Snapshots kept in this process's memory (the memory store's shelf).
+ * Snapshots kept in this process's memory (the memory store's shelf), each with its state as
+ * `prepare` made it (the store's tables, checked and indexed) for {@link prepared}.
  *
  * @example
  * ```ts
- * const shelf = memorySnapshotShelf();
+ * const shelf = memorySnapshotShelf((image) => tablesOf(image));
+ * const tables = shelf.prepared('seeded', takenAt);
  * ```
  */
-export function memorySnapshotShelf(): SnapshotShelf {
-  const kept = new Map<string, { info: SnapshotInfo; text: string }>();
+export function memorySnapshotShelf<P>(
+  prepare: (image: StoreImage) => P,
+): SnapshotShelf & { prepared(name: string, takenAt: string): P | undefined } {
+  const kept = new Map<string, { info: SnapshotInfo; text: string; prepared: P }>();
   return {
-    put: async (info, text, limits) => {
+    put: async (info, text, image, limits) => {
       let bytes = 0;
       for (const [name, entry] of kept) if (name !== info.name) bytes += entry.info.bytes;
       const refusal = overLimits(
@@ -103,12 +112,16 @@ export function memorySnapshotShelf(): SnapshotShelf {
         limits,
       );
       if (refusal) throw refusal;
-      kept.set(info.name, { info, text });
+      kept.set(info.name, { info, text, prepared: prepare(image) });
     },
     get: async (name) => kept.get(name),
     info: async (name) => kept.get(name)?.info,
     list: async () =>
       [...kept.values()].map((entry) => entry.info).sort((a, b) => (a.name < b.name ? -1 : 1)),
     delete: async (name) => kept.delete(name),
+    prepared: (name, takenAt) => {
+      const entry = kept.get(name);
+      return entry?.info.takenAt === takenAt ? entry.prepared : undefined;
+    },
   };
 }

@@ -1,5 +1,6 @@
 import type { SqlStoreContext } from '../db/sql-store-context.js';
 import { overLimits, type SnapshotInfo, type SnapshotShelf } from './snapshot-shelf.js';
+import { keepSnapshotRows } from './sql-store-image.js';
 
 type InfoRow = { name: string; taken_at: string; bytes: string };
 const infoOf = (row: InfoRow): SnapshotInfo => ({
@@ -9,9 +10,10 @@ const infoOf = (row: InfoRow): SnapshotInfo => ({
 });
 
 /**
- * Snapshots kept in the database (`listkit_snapshots`): every process sharing it lists and
- * restores the same ones. Puts are serialised by a table lock, so two processes cannot both
- * pass the limits with the last free place.
+ * Snapshots kept in the database (`listkit_snapshots`, and their rows in a copy of each state
+ * table, which a restore copies back): every process sharing it lists and restores the same
+ * ones. Puts are serialised by a table lock, so two processes cannot both pass the limits with
+ * the last free place.
  *
  * @example
  * ```ts
@@ -20,7 +22,7 @@ const infoOf = (row: InfoRow): SnapshotInfo => ({
  */
 export function sqlSnapshotShelf({ tx, writeTx }: SqlStoreContext): SnapshotShelf {
   return {
-    put: (info, text, limits) =>
+    put: (info, text, image, limits) =>
       writeTx([], async (session) => {
         await session.query('LOCK TABLE listkit_snapshots IN SHARE ROW EXCLUSIVE MODE');
         const [kept] = await session.query<{ count: string; bytes: string }>(
@@ -38,6 +40,7 @@ export function sqlSnapshotShelf({ tx, writeTx }: SqlStoreContext): SnapshotShel
 ON CONFLICT (name) DO UPDATE SET taken_at = EXCLUDED.taken_at, bytes = EXCLUDED.bytes, image = EXCLUDED.image`,
           [info.name, info.takenAt, String(info.bytes), text],
         );
+        await keepSnapshotRows(session, info.name, image);
       }),
     get: (name) =>
       tx(async (session) => {

@@ -8,7 +8,7 @@ import { sqlOrderStore } from '../orders/sql-order-store.js';
 import { sqlStateStore } from '../state/sql-state-store.js';
 import { migrate } from './migrations.js';
 import { sqlSnapshotShelf } from './sql-snapshot-shelf.js';
-import { captureSqlState, replaceSqlState } from './sql-store-image.js';
+import { captureSqlState, replaceSqlState, restoreSqlSnapshot } from './sql-store-image.js';
 import type { EmulatorStore } from './store.js';
 
 /**
@@ -59,6 +59,7 @@ export async function openSqlStore(
     snapshots: sqlSnapshotShelf(sql),
     capture: () => captureSqlState(sql),
     replace: (image) => replaceSqlState(sql, image),
+    restore: (name, takenAt) => restoreSqlSnapshot(sql, name, takenAt),
     reset: () =>
       sql.tx(async (session) => {
         await session.query(

@@ -64,6 +64,13 @@ export interface EmulatorStore {
    * in flight and holds new ones back).
    */
   replace(image: StoreImage): Promise<void>;
+  /**
+   * Returns to a kept snapshot (see {@link SnapshotShelf.put}) as {@link replace} would to its
+   * image, from the state the shelf made ready (memory: copies of the checked, indexed tables;
+   * SQL: the rows copied within the database). False, and nothing changed, when no snapshot of
+   * that name taken at `takenAt` is kept (another process replaced or deleted it meanwhile).
+   */
+  restore(name: string, takenAt: string): Promise<boolean>;
   /** Forgets everything (the control plane's reset); the snapshots stay. */
   reset(): Promise<void>;
   /** Releases connections and locks. */

@@ -1,9 +1,11 @@
 // listkit's own schema as JSON: exactly the ResourceSchema shape (without functions), which is
 // what `listkit filter --print-schema` prints and `--schema` reads back.
+import type { FieldNames } from '../field-names.js';
 import { defineSchema, type FieldType, type ResourceSchema } from '../field-type.js';
 import { SchemaSourceError } from './schema-source.js';
 
 const SCALARS = new Set(['string', 'int64', 'double', 'bool', 'timestamp', 'duration']);
+const FIELD_NAMES: readonly FieldNames[] = ['json', 'proto', 'both'];
 
 /**
  * Reads listkit's schema JSON (`JSON.stringify` of any {@link ResourceSchema} without functions)
@@ -18,7 +20,7 @@ const SCALARS = new Set(['string', 'int64', 'double', 'bool', 'timestamp', 'dura
  */
 export function parseSchemaJson(value: unknown): ResourceSchema {
   const root = object(value, '');
-  known(root, '', ['key', 'fields', 'orderings']);
+  known(root, '', ['key', 'fields', 'orderings', 'fieldNames']);
   if (typeof root.key !== 'string') fail('/key', 'must be the path of the key field');
   const fields = fieldMap(root.fields, '/fields');
   let orderings: string[] | undefined;
@@ -28,7 +30,16 @@ export function parseSchemaJson(value: unknown): ResourceSchema {
     }
     orderings = root.orderings as string[];
   }
-  const schema: ResourceSchema = { key: root.key, fields, ...(orderings ? { orderings } : {}) };
+  const { fieldNames } = root;
+  if (fieldNames !== undefined && !FIELD_NAMES.includes(fieldNames as FieldNames)) {
+    fail('/fieldNames', `must be one of ${FIELD_NAMES.join(', ')}`);
+  }
+  const schema: ResourceSchema = {
+    key: root.key,
+    fields,
+    ...(orderings ? { orderings } : {}),
+    ...(fieldNames ? { fieldNames: fieldNames as FieldNames } : {}),
+  };
   try {
     return defineSchema(schema);
   } catch (error) {
@@ -48,21 +59,24 @@ function fieldMap(value: unknown, at: string): Record<string, FieldType> {
 function fieldType(value: unknown, at: string): FieldType {
   const type = object(value, at);
   const flags = ['sortable', 'searchable'] as const;
+  const members = ['kind', ...flags, 'protoName'];
   for (const flag of flags) {
     if (type[flag] !== undefined && typeof type[flag] !== 'boolean')
       fail(`${at}/${flag}`, 'must be a boolean');
   }
+  if (type.protoName !== undefined && typeof type.protoName !== 'string')
+    fail(`${at}/protoName`, 'must be the field name in the .proto');
   const options = Object.fromEntries(
-    flags.filter((f) => type[f] !== undefined).map((f) => [f, type[f]]),
+    [...flags, 'protoName'].filter((f) => type[f] !== undefined).map((f) => [f, type[f]]),
   );
   const kind = type.kind;
   if (typeof kind === 'string' && SCALARS.has(kind)) {
-    known(type, at, ['kind', ...flags]);
+    known(type, at, members);
     return { kind, ...options } as FieldType;
   }
   switch (kind) {
     case 'enum': {
-      known(type, at, ['kind', 'values', ...flags]);
+      known(type, at, [...members, 'values']);
       const values = type.values;
       if (
         !Array.isArray(values) ||
@@ -74,13 +88,13 @@ function fieldType(value: unknown, at: string): FieldType {
       return { kind, values: values as string[], ...options };
     }
     case 'message':
-      known(type, at, ['kind', 'fields', ...flags]);
+      known(type, at, [...members, 'fields']);
       return { kind, fields: fieldMap(type.fields, `${at}/fields`), ...options };
     case 'map':
-      known(type, at, ['kind', 'value', ...flags]);
+      known(type, at, [...members, 'value']);
       return { kind, value: fieldType(type.value, `${at}/value`), ...options };
     case 'repeated':
-      known(type, at, ['kind', 'element', ...flags]);
+      known(type, at, [...members, 'element']);
       return { kind, element: fieldType(type.element, `${at}/element`), ...options };
     default:
       return fail(

@@ -35,6 +35,18 @@ export class FreeAddresses {
 
   constructor(private readonly inUse: (address: string) => boolean) {}
 
+  /** Takes over another's cursors and queued positions (copied): a copy of its owner's. */
+  copyFrom(other: FreeAddresses): void {
+    this.pools.clear();
+    for (const [kind, pool] of other.pools) {
+      this.pools.set(kind, {
+        next: pool.next,
+        freed: [...pool.freed],
+        queued: new Set(pool.queued),
+      });
+    }
+  }
+
   /** The lowest address of the pool no rule uses; 403 `quotaExceeded` when there is none. */
   take(kind: AddressPoolKind, region: string | undefined): string {
     const pool = this.pool(kind);

@@ -24,6 +24,14 @@ export class ScopeAddresses {
   private readonly byAddress = new Map<string, ForwardingRuleJson[]>();
   private readonly free = new FreeAddresses((address) => this.byAddress.has(address));
 
+  /** An independent copy (the rules shared: none is ever changed in place). */
+  copy(): ScopeAddresses {
+    const copy = new ScopeAddresses();
+    for (const [address, rules] of this.byAddress) copy.byAddress.set(address, [...rules]);
+    copy.free.copyFrom(this.free);
+    return copy;
+  }
+
   /** The stored rules at an address (canonical form). */
   rulesAt(address: string): readonly ForwardingRuleJson[] {
     return this.byAddress.get(address) ?? NONE;

@@ -1,5 +1,6 @@
 // One neutral view of a protobuf message, whichever library described it (protobufjs from .proto
 // text, protobuf-es descriptors), and the one mapping from it to a ResourceSchema.
+import { type FieldNames, protoNameOf } from '../../field-names.js';
 import { defineSchema, type FieldType, type ResourceSchema } from '../../field-type.js';
 import { withOptions } from '../apply-options.js';
 import { SchemaSourceError, type SchemaSourceOptions, unsupported } from '../schema-source.js';
@@ -64,6 +65,12 @@ export interface ProtoSchemaOptions extends SchemaSourceOptions {
   fieldTypes?: Readonly<Record<string, 'timestamp' | 'duration' | 'string' | 'int64' | 'double'>>;
   /** How many times one message may appear within itself (recursion cut). Default 3. */
   maxDepth?: number;
+  /**
+   * How filters and orderBy may spell field names. Default `both`: a proto-first server's
+   * callers write the proto names (`publish_time`, as gRPC clients and Google's proto-first API
+   * references do) or the JSON names (`publishTime`, over REST), and either must work.
+   */
+  fieldNames?: FieldNames;
 }
 
 const WELL_KNOWN: Readonly<Record<string, FieldType | null>> = {
@@ -107,7 +114,9 @@ export function schemaFromProtoMessage(
       "no key: the message has no 'name' or 'id' field; name the key field",
     );
   }
-  return defineSchema(withOptions({ key, fields }, options));
+  return defineSchema(
+    withOptions({ key, fields, fieldNames: options.fieldNames ?? 'both' }, options),
+  );
 }
 
 function isKeyType(type: FieldType | undefined): boolean {
@@ -126,10 +135,15 @@ function messageFields(
     const path = prefix ? `${prefix}.${field.jsonName}` : field.jsonName;
     const value = valueType(field.value, at, path, options, open);
     if (!value) continue;
-    if (field.cardinality === 'single') fields[field.jsonName] = value;
-    else if (field.cardinality === 'repeated')
-      fields[field.jsonName] = { kind: 'repeated', element: value };
-    else fields[field.jsonName] = { kind: 'map', value };
+    const type: FieldType =
+      field.cardinality === 'single'
+        ? { ...value }
+        : field.cardinality === 'repeated'
+          ? { kind: 'repeated', element: value }
+          : { kind: 'map', value };
+    // Only a json_name option makes the proto name other than the JSON name's snake_case.
+    if (protoNameOf(field.jsonName, type) !== field.name) type.protoName = field.name;
+    fields[field.jsonName] = type;
   }
   return fields;
 }
@@ -207,7 +221,7 @@ function override(
         path,
         `fieldTypes: '${path}' is a ${type.kind}, not a scalar`,
       );
-    return { ...fields, [head!]: { kind } };
+    return { ...fields, [head!]: { kind, ...protoNameKept(type) } };
   }
   if (type.kind !== 'message')
     throw new SchemaSourceError('invalid_option', path, `fieldTypes: '${head}' is not a message`);
@@ -215,6 +229,10 @@ function override(
     ...fields,
     [head!]: { ...type, fields: override({ ...type.fields }, rest, kind, path) },
   };
+}
+
+function protoNameKept(type: FieldType): { protoName?: string } {
+  return type.protoName === undefined ? {} : { protoName: type.protoName };
 }
 
 /** lowerCamelCase of a proto field name, as protoc derives JSON names. */

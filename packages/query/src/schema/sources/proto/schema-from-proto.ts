@@ -15,7 +15,9 @@ import { type ProtoSchemaOptions, schemaFromProtoMessage } from './proto-message
  * as such; `google.protobuf.Timestamp`, `Duration` and the wrappers map to their values, while
  * `Struct`, `Value`, `ListValue` and `Any` are refused (or skipped into `warnings`). The key is
  * `name` for a message with `option (google.api.resource)`, else `name`, else `id`, unless
- * `options.key` says otherwise. `fieldTypes` retypes fields an API declares as strings.
+ * `options.key` says otherwise. `fieldTypes` retypes fields an API declares as strings. Filters
+ * and orderBy accept both the JSON and the proto spelling of field names (`publishTime` and
+ * `publish_time`) unless `options.fieldNames` says `json` or `proto`.
  *
  * @example
  * ```ts
@@ -28,6 +30,7 @@ import { type ProtoSchemaOptions, schemaFromProtoMessage } from './proto-message
  * compileFilter('labels.env = prod AND IPProtocol = TCP', schema);
  *
  * schemaFromProto(BookSchema); // a protobuf-es DescMessage
+ * parseOrderBy('create_time desc', schemaFromProto(BookSchema)).canonical; // 'createTime desc'
  * ```
  */
 export function schemaFromProto(

@@ -1,0 +1,12 @@
+// The installed `listkit` bin (bin/listkit.js imports this module, built to dist/bin.js): the
+// program (cli.ts, bundled as the script dist/cli.cjs) compiled from V8's code cache, which
+// makes start-up shorter (see compile-cache.ts).
+import { fileURLToPath } from 'node:url';
+import { compileCacheDirectory, requireWithCodeCache } from './compile-cache.js';
+
+const { runCli } = requireWithCodeCache(
+  fileURLToPath(new URL('./cli.cjs', import.meta.url)),
+  compileCacheDirectory(),
+) as typeof import('./cli.js');
+
+await runCli(process.argv, { importServe: () => import('@listkit/service/serve') });

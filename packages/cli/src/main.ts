@@ -1,0 +1,5 @@
+// `listkit` as an ES module: what the tests bundle from the sources and run. The installed bin
+// starts through bin.ts instead, the same program loaded with a compile cache.
+import { runCli } from './cli.js';
+
+await runCli(process.argv, { importServe: () => import('@listkit/service/serve') });
