@@ -1,6 +1,6 @@
 import { ListkitError } from '../errors.js';
-import { suggest } from '../filter/suggest.js';
 import type { FieldType, MessageType, ResourceSchema } from '../schema/field-type.js';
+import { suggest } from '../schema/suggest.js';
 import {
   DEFAULT_FIELD_MASK_LIMITS,
   type FieldMaskLimits,

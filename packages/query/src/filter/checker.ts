@@ -8,6 +8,7 @@ import {
   searchablePaths,
 } from '../schema/field-type.js';
 import { parseInt64 } from '../schema/int64.js';
+import { suggest } from '../schema/suggest.js';
 import { parseTimestamp } from '../schema/timestamp.js';
 import type {
   ArgNode,
@@ -20,7 +21,6 @@ import type {
   Segment,
 } from './ast.js';
 import type { CallArg, CheckedNode, FieldRef, Operand, PathStep } from './checked.js';
-import { suggest } from './suggest.js';
 
 /**
  * The result of {@link checkFilter}: the checked tree, or the problems that prevent it.

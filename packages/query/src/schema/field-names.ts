@@ -1,23 +1,13 @@
 // How a filter or an orderBy may spell a field: its JSON name (`publishTime`), its proto name
 // (`publish_time`), or either. One table per fields object and spelling, built once: the checker
 // and the orderBy parser resolve each path segment through it and suggest in the caller's spelling.
-import { suggest } from '../filter/suggest.js';
-import type { Fields, FieldType } from './field-type.js';
 
-/**
- * Which spelling of a field name filters and orderBy accept: `json`, the lowerCamel JSON name
- * (`publishTime`, what REST callers see); `proto`, the snake_case name in the `.proto`
- * (`publish_time`, what gRPC callers and proto-first API docs write); `both`, either, with errors
- * and suggestions in the spelling the caller used. Resources, page tokens and SQL always use the
- * JSON names; only the text callers write is affected.
- *
- * @example
- * ```ts
- * const schema = defineSchema({ key: 'name', fieldNames: 'both', fields: { name: t.string(), publishTime: t.timestamp() } });
- * parseOrderBy('publish_time desc', schema).canonical; // 'publishTime desc'
- * ```
- */
-export type FieldNames = 'json' | 'proto' | 'both';
+import type { FieldNames, Fields, FieldType } from './field-type.js';
+import { suggest } from './suggest.js';
+
+// `FieldNames` is declared beside the schema option that takes it (field-type.ts), so the two
+// modules do not import each other.
+export type { FieldNames } from './field-type.js';
 
 /**
  * The proto name of a field known by its JSON name: its declared `protoName`, else the

@@ -1,4 +1,17 @@
-import type { FieldNames } from './field-names.js';
+/**
+ * Which spelling of a field name filters and orderBy accept: `json`, the lowerCamel JSON name
+ * (`publishTime`, what REST callers see); `proto`, the snake_case name in the `.proto`
+ * (`publish_time`, what gRPC callers and proto-first API docs write); `both`, either, with errors
+ * and suggestions in the spelling the caller used. Resources, page tokens and SQL always use the
+ * JSON names; only the text callers write is affected.
+ *
+ * @example
+ * ```ts
+ * const schema = defineSchema({ key: 'name', fieldNames: 'both', fields: { name: t.string(), publishTime: t.timestamp() } });
+ * parseOrderBy('publish_time desc', schema).canonical; // 'publishTime desc'
+ * ```
+ */
+export type FieldNames = 'json' | 'proto' | 'both';
 
 /**
  * Options shared by every field declaration.
