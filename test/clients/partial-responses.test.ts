@@ -4,6 +4,7 @@
 import { createEmulator, type Emulator, sampleForwardingRules } from '@listkit/service';
 import { google } from 'googleapis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caller } from '../support/http-call.js';
 import { FAKE_TOKEN, googleapisCompute, newRequestId } from '../support/real-clients.js';
 import { onStore } from '../support/test-store.js';
 
@@ -11,7 +12,6 @@ const project = 'my-project';
 const region = 'us-central1';
 const PATH = `/compute/v1/projects/${project}/regions/${region}`;
 const PACKAGE = 'com.example.app';
-const headers = { authorization: `Bearer ${FAKE_TOKEN}`, 'content-type': 'application/json' };
 const seeded = sampleForwardingRules(7);
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read loosely in assertions
 type Json = any;
@@ -35,19 +35,8 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function call(
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: Json }> {
-  const res = await fetch(url + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
+/** Over the listening emulator's socket. */
+const call = caller<Json>(() => url, { token: FAKE_TOKEN });
 
 const sortedKeys = (value: object) => Object.keys(value).sort();
 
@@ -190,24 +179,18 @@ describe(onStore('fields on get, insert, wait, delete and refunds'), () => {
   });
 
   it('refunds: the empty answer stays empty; naming a field of it is refused, the order untouched', async () => {
-    const refunded = await fetch(
-      `${url}/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.1:refund?fields=*`,
-      {
-        method: 'POST',
-        headers: { authorization: headers.authorization },
-      },
+    const refunded = await call(
+      'POST',
+      `/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.1:refund?fields=*`,
     );
     expect(refunded.status).toBe(204);
-    expect(await refunded.text()).toBe('');
-    const refused = await fetch(
-      `${url}/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.2:refund?fields=orderId`,
-      {
-        method: 'POST',
-        headers: { authorization: headers.authorization },
-      },
+    expect(refunded.text).toBe('');
+    const refused = await call(
+      'POST',
+      `/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.2:refund?fields=orderId`,
     );
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as Json).error.status).toBe('INVALID_ARGUMENT');
+    expect(refused.json.error.status).toBe('INVALID_ARGUMENT');
     const order = await call(
       'GET',
       `/androidpublisher/v3/applications/${PACKAGE}/orders/GPA.2?fields=orderId,state`,
@@ -232,7 +215,12 @@ describe(onStore('skip and the other system parameters, as Compute Engine answer
     const query =
       'alt=json&prettyPrint=false&quotaUser=filter&key=maxResults&$.xgafv=2&userIp=10.0.0.1&uploadType=media&upload_protocol=raw';
     expect((await call('GET', `${PATH}/forwardingRules?${query}`)).json).toEqual(all.json);
-    const noHeader = await fetch(`${url}${PATH}/forwardingRules?access_token=${FAKE_TOKEN}`);
+    const noHeader = await call(
+      'GET',
+      `${PATH}/forwardingRules?access_token=${FAKE_TOKEN}`,
+      undefined,
+      { token: null },
+    );
     expect(noHeader.status).toBe(200);
   });
 

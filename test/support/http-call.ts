@@ -28,7 +28,10 @@ export interface CallInit {
   body?: unknown;
 }
 
-/** An answer: `json` is the body parsed (read when asked), undefined when the body is empty. */
+/**
+ * An answer: `json` is the body parsed (when read), undefined when the body is empty; `headers`
+ * and `text` are not enumerable, so `expect(answer).toEqual({ status: 200, json })` holds.
+ */
 export interface CallResult<T> {
   status: number;
   // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers of many shapes
@@ -102,14 +105,17 @@ export async function call<T = undefined>(
       ? await fetch(request(method, target + path, init))
       : await target.fetch(request(method, path, init));
   const text = await response.text();
-  return {
+  const result = {
     status: response.status,
     get json() {
       return text ? JSON.parse(text) : undefined;
     },
-    headers: response.headers,
-    text,
   };
+  // Not enumerable: `toEqual({ status, json })` compares what an API test asserts.
+  return Object.defineProperties(result, {
+    headers: { value: response.headers },
+    text: { value: text },
+  }) as CallResult<T>;
 }
 
 /** `call` with its target and defaults bound; a body is the third argument. */

@@ -243,36 +243,23 @@ function bracket(node: Extract<PatternNode, { kind: 'bracket' }>): string {
  * ```
  */
 export function regexLiteralPrefix(pattern: string): string {
-  if (pattern.includes('|') || pattern.includes('\\Q')) return '';
-  let prefix = '';
-  let i = 0;
-  while (i < pattern.length) {
-    const c = pattern[i]!;
-    let taken: string;
-    let width: number;
-    if (c === '\\') {
-      const d = pattern[i + 1];
-      if (d === undefined || !PUNCTUATION.test(d)) break;
-      taken = d;
-      width = 2;
-    } else if ('.+*?()[]{}^$'.includes(c) || c.charCodeAt(0) >= 0xd800) {
-      break;
-    } else {
-      taken = c;
-      width = 1;
-    }
-    // The last literal before a quantifier is optional or repeated: not part of the prefix.
-    if (quantifiedAt(pattern, i + width)) break;
-    prefix += taken;
-    i += width;
+  const read = topLevelItems(pattern);
+  if (read === undefined) return '';
+  const chars: string[] = [];
+  for (const item of read.items) {
+    if (item.kind !== 'char') break;
+    chars.push(String.fromCodePoint(item.codePoint));
   }
+  if (read.cut && chars.length === read.items.length) chars.pop();
+  const prefix = chars.join('');
   return isStorableText(prefix) ? prefix : '';
 }
 
 /**
  * Literal runs every full match of an RE2 pattern contains, read conservatively: only runs at
  * the top level of the pattern (outside groups and classes), not followed by a quantifier, and
- * none at all when the pattern has an alternation or `\Q`; scanning stops at flags (`(?i)`). A
+ * none at all when the pattern has a top-level alternation or anything the pattern reader
+ * (`pattern-tree.ts`) does not read; a pattern with flags (`(?i)`) is read up to them. A
  * pattern that stays in the residual is narrowed by `LIKE '%run%'` for each (a trigram index
  * can answer those).
  *
@@ -283,82 +270,40 @@ export function regexLiteralPrefix(pattern: string): string {
  * ```
  */
 export function regexLiteralFragments(pattern: string): string[] {
-  // Alternation, quoting, and escapes with arguments (\x41, \pL, \123) are not read here.
-  if (/\||\\[QxpP0-9]/.test(pattern)) return [];
+  const read = topLevelItems(pattern);
+  if (read === undefined) return [];
   const runs: string[] = [];
-  let run = '';
+  let run: string[] = [];
   const flush = () => {
-    if (run !== '' && isStorableText(run)) runs.push(run);
-    run = '';
+    const text = run.join('');
+    if (text !== '' && isStorableText(text)) runs.push(text);
+    run = [];
   };
-  let i = 0;
-  while (i < pattern.length) {
-    const c = pattern[i]!;
-    if (c === '(') {
-      if (pattern[i + 1] === '?' && pattern[i + 2] !== ':') break; // flags: stop here
-      flush();
-      // Skip the group: what is inside may be optional or repeated.
-      let depth = 0;
-      for (; i < pattern.length; i++) {
-        const d = pattern[i];
-        if (d === '\\') i++;
-        else if (d === '[') i = skipClass(pattern, i);
-        else if (d === '(') depth++;
-        else if (d === ')' && --depth === 0) break;
-      }
-      i++;
-      continue;
-    }
-    if (c === '[') {
-      flush();
-      i = skipClass(pattern, i) + 1;
-      continue;
-    }
-    if (c === '{') {
-      // A repeat count (or, in RE2, sometimes literal text): skipped either way.
-      flush();
-      const end = pattern.indexOf('}', i);
-      i = end < 0 ? pattern.length : end + 1;
-      continue;
-    }
-    let taken: string | undefined;
-    let width = 1;
-    if (c === '\\') {
-      const d = pattern[i + 1];
-      width = 2;
-      if (d !== undefined && PUNCTUATION.test(d)) taken = d;
-    } else if (!'.+*?{}^$)'.includes(c) && c.charCodeAt(0) < 0xd800) {
-      taken = c;
-    }
-    if (taken === undefined || quantifiedAt(pattern, i + width)) flush();
-    else run += taken;
-    i += width;
+  for (const item of read.items) {
+    // A literal: `repeat` nodes hold the quantified ones, so each of these occurs exactly once.
+    if (item.kind === 'char') run.push(String.fromCodePoint(item.codePoint));
+    else flush();
   }
+  if (read.cut) run.pop();
   flush();
   return runs;
 }
 
-/** The index of the `]` that closes the class opening at `start`. */
-function skipClass(pattern: string, start: number): number {
-  let i = start + 1;
-  if (pattern[i] === '^') i++;
-  if (pattern[i] === ']') i++; // a leading `]` is a literal
-  for (; i < pattern.length; i++) {
-    if (pattern[i] === '\\') i++;
-    else if (pattern[i] === '[' && pattern[i + 1] === ':') {
-      const end = pattern.indexOf(':]', i + 2);
-      if (end > 0) i = end + 1;
-    } else if (pattern[i] === ']') return i;
-  }
-  return pattern.length;
-}
-
 /**
- * Whether what follows a literal may repeat it or make it optional: a quantifier, or a flag group
- * such as `(?i)`, which RE2 does not count as an atom (`a(?i)?` makes the `a` optional).
+ * The top-level items of a pattern, from the one pattern reader (`pattern-tree.ts`); undefined
+ * for an alternation or a pattern the reader does not read. The reader reads no flags, so a
+ * pattern with a flag group is read up to its first one (`cut`): the text before it is the
+ * pattern's start when the whole has no `|` anywhere (one could make it an alternation) and the
+ * text reads completely (the cut is then outside any group, class or escape). RE2 does not count
+ * a flag group as an atom (`a(?i)?` makes the `a` optional), so callers drop a literal that ends
+ * at the cut.
  */
-function quantifiedAt(pattern: string, at: number): boolean {
-  const after = pattern[at];
-  if (after === '*' || after === '?' || after === '+' || after === '{') return true;
-  return after === '(' && pattern[at + 1] === '?' && pattern[at + 2] !== ':';
+function topLevelItems(pattern: string): { items: PatternNode[]; cut: boolean } | undefined {
+  const whole = readPattern(pattern);
+  if (whole !== undefined)
+    return whole.kind === 'concat' ? { items: whole.items, cut: false } : undefined;
+  const flags = pattern.search(/\(\?(?!:)/);
+  if (flags < 0 || pattern.includes('|')) return undefined;
+  const head = readPattern(pattern.slice(0, flags));
+  return head?.kind === 'concat' ? { items: head.items, cut: true } : undefined;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { call } from '../../../../test/support/http-call.js';
 import { EmulatorClock } from '../core/clock.js';
 import { createEmulator, type EmulatorOptions } from '../emulator.js';
 import type { RequestRecord } from '../http/request-log.js';
@@ -13,40 +14,20 @@ type Emu = Awaited<ReturnType<typeof createEmulator>>;
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers of many shapes
 type Json = any;
 
-async function control(
-  emulator: Emu,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: Json }> {
-  const response = await emulator.fetch(
-    new Request(`${ORIGIN}/_listkit${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : undefined };
-}
+/** A control-plane call, `path` relative to /_listkit: JSON's content type, no token. */
+const control = (emulator: Emu, method: string, path: string, body?: unknown) =>
+  call<Json>(emulator, method, `/_listkit${path}`, {
+    bareHeaders: true,
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
 
 /** An API call; `path` is relative to projects/p/regions/r unless it starts with /compute. */
-async function api(
-  emulator: Emu,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: Json }> {
-  const response = await emulator.fetch(
-    new Request(ORIGIN + (path.startsWith('/compute/') ? path : REGION + path), {
-      method,
-      headers: { authorization: 'Bearer tok', 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : undefined };
-}
+const api = (emulator: Emu, method: string, path: string, body?: unknown) =>
+  call<Json>(emulator, method, path.startsWith('/compute/') ? path : REGION + path, {
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
 
 const rule = (name: string) => ({
   name,
