@@ -302,7 +302,7 @@ async function listWalk(url: string, path: string, pageSize: number): Promise<st
     );
     const text = await res.text();
     expect(res.status, text).toBe(200);
-    pages.push(text.replace(/"nextPageToken":"[^"]*",?/, ''));
+    pages.push(text.replace(/"nextPageToken": ?"[^"]*",?/, ''));
     token = JSON.parse(text).nextPageToken ?? '';
   } while (token);
   return pages;
