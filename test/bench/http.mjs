@@ -280,13 +280,14 @@ async function serverThread() {
 // ---------------------------------------------------------------------------------------------
 // The client thread
 
-const TOKEN_MARK = Buffer.from('"nextPageToken":"');
+// Compact or indented (prettyPrint, on by default as Google's): the value's quote follows.
+const TOKEN_MARK = Buffer.from('"nextPageToken":');
 
 /** The nextPageToken of a response body, found without parsing the 400 kB of JSON. */
 function nextTokenOf(bytes) {
   const at = bytes.lastIndexOf(TOKEN_MARK);
   if (at < 0) return undefined;
-  const from = at + TOKEN_MARK.length;
+  const from = bytes.indexOf(0x22, at + TOKEN_MARK.length) + 1;
   return bytes.toString('latin1', from, bytes.indexOf(0x22, from));
 }
 

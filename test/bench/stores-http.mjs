@@ -173,13 +173,14 @@ async function call(url, { method = 'GET', body } = {}) {
   }
 }
 
-const TOKEN_MARK = Buffer.from('"nextPageToken":"');
+// Compact or indented (prettyPrint, on by default as Google's): the value's quote follows.
+const TOKEN_MARK = Buffer.from('"nextPageToken":');
 
 /** The nextPageToken of a page, found without parsing its 400 kB of JSON. */
 function nextTokenOf(bytes) {
   const at = bytes.lastIndexOf(TOKEN_MARK);
   if (at < 0) return undefined;
-  const from = at + TOKEN_MARK.length;
+  const from = bytes.indexOf(0x22, at + TOKEN_MARK.length) + 1;
   return bytes.toString('latin1', from, bytes.indexOf(0x22, from));
 }
 

@@ -290,7 +290,7 @@ async function listWalk(url: string, path: string, pageSize: number): Promise<st
       { headers: { 'accept-encoding': 'identity' } },
     );
     expect(res.status, res.text).toBe(200);
-    pages.push(res.text.replace(/"nextPageToken":"[^"]*",?/, ''));
+    pages.push(res.text.replace(/"nextPageToken": ?"[^"]*",?/, ''));
     token = res.json.nextPageToken ?? '';
   } while (token);
   return pages;

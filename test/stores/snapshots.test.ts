@@ -49,7 +49,7 @@ async function listWalk(emulator: Emulator, path: string, pageSize: number): Pro
       `${path}?maxResults=${pageSize}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`,
     );
     expect(res.status).toBe(200);
-    pages.push(res.text.replace(/"nextPageToken":"[^"]*",?/, ''));
+    pages.push(res.text.replace(/"nextPageToken": ?"[^"]*",?/, ''));
     token = res.json.nextPageToken ?? '';
   } while (token);
   return pages;

@@ -17,6 +17,7 @@ import { apiErrorOf } from './http/error-answer.js';
 import { hostAllowed } from './http/host-check.js';
 import { jsonContentType } from './http/json-content-type.js';
 import { computePathSegments } from './http/path-segments.js';
+import { prettyPrintAnswers } from './http/pretty-print.js';
 import type { RequestRecord } from './http/request-log.js';
 import { urlLimit } from './http/request-size.js';
 import { requestUrl } from './http/request-url.js';
@@ -66,6 +67,8 @@ export function createEmulatorApp(
   if (config.compression !== false) {
     app.use('*', gzipResponses(config.compression, isGoogleApiPath));
   }
+  // Inside the gzip step: Google API answers are indented unless prettyPrint=false.
+  app.use('*', prettyPrintAnswers(isGoogleApiPath));
   // Project and region are checked before any route touches state.
   app.use('/compute/v1/projects/:project/*', computePathSegments());
   app.use('/compute/v1/projects/:project/regions/:region/*', computePathSegments());

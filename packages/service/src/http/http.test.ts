@@ -126,6 +126,34 @@ describe('query strings', () => {
     expect((await list(emulator)).json.items).toHaveLength(3); // nothing was created
   });
 
+  it("indents answers by default, as Google's front end does, and not with prettyPrint=false", async () => {
+    const emulator = await createEmulator({ seed: seedOf(2) });
+    const pretty = await list(emulator, '?fields=items(name)');
+    expect(pretty.text).toBe(
+      '{\n  "items": [\n    {\n      "name": "fr-0000"\n    },\n    {\n      "name": "fr-0001"\n    }\n  ]\n}\n',
+    );
+    for (const off of [
+      'prettyPrint=false',
+      '$prettyPrint=False',
+      'prettyPrint=false&$prettyPrint=true',
+    ]) {
+      const compact = await list(emulator, `?fields=items(name)&${off}`);
+      expect(compact.text).toBe('{"items":[{"name":"fr-0000"},{"name":"fr-0001"}]}');
+    }
+    expect((await list(emulator, '?fields=items(name)&prettyPrint=true')).text).toBe(pretty.text);
+    // A whole page and an error are indented alike; the values do not change.
+    const page = await list(emulator);
+    expect(page.text.startsWith('{\n  "kind": "compute#forwardingRuleList",\n')).toBe(true);
+    expect(JSON.parse(page.text)).toEqual(
+      JSON.parse((await list(emulator, '?prettyPrint=false')).text),
+    );
+    const missing = await call(emulator, 'GET', `${RULES}/nope`);
+    expect(missing.status).toBe(404);
+    expect(missing.text).toMatch(/^\{\n {2}"error": \{\n {4}"code": 404,\n/);
+    const refused = await list(emulator, '?skip=1&prettyPrint=false');
+    expect(refused.text.startsWith('{"error":{"code":400,')).toBe(true);
+  });
+
   it.each([
     ['alt=proto', 'alt'],
     ['$alt=media', '$alt'],

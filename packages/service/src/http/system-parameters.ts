@@ -41,9 +41,11 @@ const SYSTEM: Record<string, Check> = {
   fields: accept,
   // JSON is the only format the emulator writes (media and proto are Compute's too, not here).
   alt: oneOf(['json'], ' The emulator answers JSON only.'),
-  // The error format: both values are accepted; answers keep Compute's own envelope.
+  // The error format version. Measured on other Google APIs it only adds or drops the legacy
+  // `errors[]` array, per API; unmeasured on Compute and Play, each keeps its envelope under
+  // both values (docs/decisions/0073).
   '.xgafv': oneOf(['1', '2']),
-  // Whitespace only: answers are compact whatever it says (JSON readers see no difference).
+  // Indentation, true by default: applied to the answer by pretty-print.ts.
   prettyPrint: (value, name) => {
     booleanParam(value, name);
   },

@@ -1,0 +1,68 @@
+import type { MiddlewareHandler } from 'hono';
+import { systemParam } from './system-parameters.js';
+
+// Google's `prettyPrint` system parameter: "Returns response with indentations and line
+// breaks", true by default. Google's front end indents JSON answers by two spaces, `": "`
+// between a name and its value, empty objects and arrays as `{}` and `[]`, and ends the body
+// with a newline; `prettyPrint=false` answers compact text. docs/decisions/0073 has the why.
+
+/** The longest answer indented; a longer one is sent compact (its size is the point then). */
+export const MAX_PRETTY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Whether a call's `prettyPrint` (or `$prettyPrint`) asks for indented JSON: absent, empty or
+ * true. Its value was checked before the method ran (`system-parameters.ts`); a refused value
+ * answers the refusal indented, as the default says.
+ */
+function wantsPrettyPrint(value: string | undefined): boolean {
+  return value === undefined || !/^false$/i.test(value.trim());
+}
+
+/**
+ * JSON text indented as Google's front end writes it: two spaces, `": "` after a name, `{}` and
+ * `[]` for empty ones, a newline at the end. The emulator's answers are written by
+ * `JSON.stringify`, so reading them back and writing them anew keeps every value exactly; text
+ * that is not JSON comes back unchanged.
+ *
+ * @example
+ * ```ts
+ * indentJson('{"a":[1,{}],"b":""}'); // '{\n  "a": [\n    1,\n    {}\n  ],\n  "b": ""\n}\n'
+ * ```
+ */
+export function indentJson(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  return value !== null && typeof value === 'object' ? `${JSON.stringify(value, null, 2)}\n` : text;
+}
+
+/**
+ * Middleware for the Google API paths: a JSON answer (a method's or an error) is indented
+ * unless the call says `prettyPrint=false`. Registered inside the gzip step, so what is
+ * compressed is what Google would send.
+ *
+ * @example
+ * ```ts
+ * app.use('*', prettyPrintAnswers(isGoogleApiPath));
+ * ```
+ */
+export function prettyPrintAnswers(applies: (path: string) => boolean): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (!applies(c.req.path) || !wantsPrettyPrint(systemParam(c, 'prettyPrint'))) return;
+    const res = c.res;
+    if (!(res.headers.get('content-type') ?? '').includes('json') || res.body === null) return;
+    if (res.headers.has('content-encoding')) return;
+    const length = Number(res.headers.get('content-length') ?? Number.NaN);
+    if (length > MAX_PRETTY_BYTES) return;
+    const text = await res.text();
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    // Hono copies the old answer's headers onto a new one (its length too): drop it first.
+    c.res = undefined as unknown as Response;
+    c.res = new Response(text === '' ? text : indentJson(text), { status: res.status, headers });
+  };
+}
