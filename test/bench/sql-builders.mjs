@@ -1,22 +1,31 @@
 // A page of 500 by name at 10^5 rows (BENCH_BUILDER_ROWS) built by each query builder
 // (@listkit/query/kysely, /drizzle, /typeorm), against listFromSql with the engine's bare runner
 // on the same engine in the same run (issue 35: aim within 1.2x). Engines: SQLite in process
-// (better-sqlite3, in memory), PGlite in process (no TypeORM driver), and PostgreSQL when
-// LISTKIT_PG_URL is set. ms per page: the median of consecutive keyset pages after the first;
+// (better-sqlite3, in memory), PGlite in process (no TypeORM driver), PostgreSQL when
+// LISTKIT_PG_URL is set and MariaDB when LISTKIT_MARIADB_URL is (.ci/with-mariadb.sh). ms per page: the median of consecutive keyset pages after the first;
 // the runners take turns, round after round, so that the machine's load falls on each alike.
 // Prints; never asserts; writes no tracked file.
 import { PGlite } from '@electric-sql/pglite';
 import { defineSchema, PageTokenCodec, t } from '@listkit/query';
 import { drizzlePage, drizzleSql } from '@listkit/query/drizzle';
 import { kyselyPage, kyselySql } from '@listkit/query/kysely';
-import { listFromSql, sqliteRunner, sqlTable, suggestIndexes } from '@listkit/query/sql';
+import {
+  listFromSql,
+  mysql2Runner,
+  sqliteRunner,
+  sqlTable,
+  suggestIndexes,
+} from '@listkit/query/sql';
 import { typeormPage } from '@listkit/query/typeorm';
 import { sql as dsql } from 'drizzle-orm';
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
+import { drizzle as drizzleMysql } from 'drizzle-orm/mysql2';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { KyselyPGlite } from 'kysely-pglite';
+import { createPool as createMysqlPool } from 'mysql2';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 
@@ -114,11 +123,15 @@ const drizzleRun = (db, table) => (statements, plan) =>
         for (const s of statements.slice(0, -1)) await tx.execute(drizzleSql(s.text, s.params));
         return drizzleSelect(tx, table, drizzlePage(plan));
       });
+const typeormSelect = (manager, tableName, plan) =>
+  typeormPage(manager.createQueryBuilder().from(tableName, tableName), plan).getRawMany();
 const typeormRun = (source, tableName) => (statements, plan) =>
-  source.transaction(async (manager) => {
-    for (const s of statements.slice(0, -1)) await manager.query(s.text, [...s.params]);
-    return typeormPage(manager.createQueryBuilder().from(tableName, tableName), plan).getRawMany();
-  });
+  statements.length === 1
+    ? typeormSelect(source.manager, tableName, plan)
+    : source.transaction(async (manager) => {
+        for (const s of statements.slice(0, -1)) await manager.query(s.text, [...s.params]);
+        return typeormSelect(manager, tableName, plan);
+      });
 
 async function sqlite() {
   const source = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
@@ -222,9 +235,55 @@ async function postgres() {
   await Promise.all([pool.end(), kysely.destroy(), drizzlePool.end(), source.destroy()]);
 }
 
+async function mariadb() {
+  const url = process.env.LISTKIT_MARIADB_URL;
+  const pool = mysql.createPool({ uri: url, connectionLimit: 1 });
+  const name = `bench_builders_${process.pid}`;
+  const table = sqlTable(schema, {
+    table: name,
+    dialect: 'mysql',
+    required: ['creationTimestamp'],
+  });
+  await pool.query(`DROP TABLE IF EXISTS ${table.name}`);
+  await pool.query(table.createTable());
+  for (const ddl of suggestIndexes(table)) await pool.query(ddl);
+  const cols = table.insertColumns;
+  for (let i = 0; i < resources.length; i += BATCH) {
+    const batch = resources.slice(i, i + BATCH);
+    const values = batch.map(() => `(${cols.map(() => '?').join(', ')})`);
+    await pool.execute(
+      `INSERT INTO ${table.name} (${cols.join(', ')}) VALUES ${values.join(', ')}`,
+      batch.flatMap((r) => table.row(r)),
+    );
+  }
+  await pool.query(`ANALYZE TABLE ${table.name}`);
+  const kysely = new Kysely({
+    dialect: new MysqlDialect({ pool: createMysqlPool({ uri: url, connectionLimit: 1 }) }),
+  });
+  const drizzlePool = mysql.createPool({ uri: url, connectionLimit: 1 });
+  const socket = new URL(url).searchParams.get('socketPath');
+  const source = new DataSource({
+    type: 'mysql',
+    username: 'root',
+    database: new URL(url).pathname.slice(1),
+    ...(socket ? { socketPath: socket } : { url }),
+    poolSize: 1,
+  });
+  await source.initialize();
+  await compare('MariaDB (mysql2, one connection each)', table, {
+    bare: mysql2Runner(pool),
+    kysely: kyselyRun(kysely, name),
+    drizzle: drizzleRun(drizzleMysql({ client: drizzlePool }), table),
+    typeorm: typeormRun(source, name),
+  });
+  await pool.query(`DROP TABLE ${table.name}`);
+  await Promise.all([pool.end(), kysely.destroy(), drizzlePool.end(), source.destroy()]);
+}
+
 console.log(
   `Query builders: a page of ${PAGE} by name at ${ROWS} rows (ms per page, median; ratio to the bare runner)`,
 );
 await sqlite();
 await pglite();
 if (process.env.LISTKIT_PG_URL) await postgres();
+if (process.env.LISTKIT_MARIADB_URL) await mariadb();

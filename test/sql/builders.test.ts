@@ -14,6 +14,8 @@ import {
   typeormOn,
 } from '../support/query-builders.js';
 import {
+  mariadbSkipReason,
+  openMariadb,
   openPglite,
   openPostgres,
   openSqlite,
@@ -69,5 +71,16 @@ describe.skipIf(skip !== undefined)(
     describe('Drizzle', () => differential(openPostgres, runs, 'postgres', drizzleRunner));
     const typeorm = typeormOn('postgres');
     describe('TypeORM', () => differential(typeorm.open, runs, 'postgres', typeorm.runner));
+  },
+);
+
+const noMariadb = mariadbSkipReason();
+describe.skipIf(noMariadb !== undefined)(
+  `query builders on a MariaDB server${noMariadb ? ` (skipped: ${noMariadb})` : ''}`,
+  () => {
+    describe('Kysely', () => differential(openMariadb, runs, 'mysql', kyselyRunner));
+    describe('Drizzle', () => differential(openMariadb, runs, 'mysql', drizzleRunner));
+    const typeorm = typeormOn('mysql');
+    describe('TypeORM', () => differential(typeorm.open, runs, 'mysql', typeorm.runner));
   },
 );

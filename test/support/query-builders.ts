@@ -9,14 +9,17 @@ import { typeormPage } from '@listkit/query/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql as drizzleRaw } from 'drizzle-orm';
 import { type BetterSQLite3Database, drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
+import { drizzle as drizzleMysql, type MySql2Database } from 'drizzle-orm/mysql2';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, MysqlDialect, type MysqlPool, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { KyselyPGlite } from 'kysely-pglite';
+import { createPool as createMysqlPool } from 'mysql2';
+import type { Pool as MysqlPromisePool } from 'mysql2/promise';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { openPostgres, openSqlite, type TestDatabase } from './sql-databases.js';
+import { openMariadb, openPostgres, openSqlite, type TestDatabase } from './sql-databases.js';
 import type { RunnerOf } from './sql-properties.js';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -53,14 +56,24 @@ export const kyselyRunner: RunnerOf = perDatabase(
     const dialect =
       db.dialect === 'sqlite'
         ? new SqliteDialect({ database: db.driver as BetterSqlite3.Database })
-        : db.name === 'PGlite'
-          ? new KyselyPGlite(db.driver as PGlite).dialect
-          : new PostgresDialect({
-              pool: new pg.Pool({ connectionString: process.env.LISTKIT_PG_URL, max: 1 }),
-            });
+        : db.dialect === 'mysql'
+          ? new MysqlDialect({
+              // Kysely takes mysql2's callback pool (its own type for it is narrower than mysql2's).
+              pool: createMysqlPool({
+                uri: process.env.LISTKIT_MARIADB_URL,
+                connectionLimit: 2,
+              }) as unknown as MysqlPool,
+            })
+          : db.name === 'PGlite'
+            ? new KyselyPGlite(db.driver as PGlite).dialect
+            : new PostgresDialect({
+                pool: new pg.Pool({ connectionString: process.env.LISTKIT_PG_URL, max: 1 }),
+              });
     const kysely: AnyKysely = new Kysely({ dialect });
     // PGlite and better-sqlite3 belong to the test database, which closes them.
-    if (dialect instanceof PostgresDialect) closers.push(() => kysely.destroy());
+    if (dialect instanceof PostgresDialect || dialect instanceof MysqlDialect) {
+      closers.push(() => kysely.destroy());
+    }
     return kysely;
   },
   (db, table) => (statements, plan) =>
@@ -80,21 +93,33 @@ export const kyselyRunner: RunnerOf = perDatabase(
 
 type DrizzleClient =
   | { readonly sqlite: BetterSQLite3Database }
+  | { readonly mysql: MySql2Database }
   | { readonly pg: PgDatabase<PgQueryResultHKT> };
 
 export const drizzleRunner: RunnerOf = perDatabase(
   (db): DrizzleClient =>
     db.dialect === 'sqlite'
       ? { sqlite: drizzleSqlite({ client: db.driver as BetterSqlite3.Database }) }
-      : {
-          pg:
-            db.name === 'PGlite'
-              ? drizzlePglite({ client: db.driver as PGlite })
-              : drizzlePg({ client: db.driver as pg.Client }),
-        },
+      : db.dialect === 'mysql'
+        ? { mysql: drizzleMysql({ client: db.driver as MysqlPromisePool }) }
+        : {
+            pg:
+              db.name === 'PGlite'
+                ? drizzlePglite({ client: db.driver as PGlite })
+                : drizzlePg({ client: db.driver as pg.Client }),
+          },
   (client, table) => async (statements, plan) => {
     const page = drizzlePage(plan!);
     const from = drizzleRaw.raw(table.name);
+    if ('mysql' in client) {
+      // MySQL has no settings statement either: one statement, one snapshot.
+      return client.mysql
+        .select(page.columns)
+        .from(from)
+        .where(page.where)
+        .orderBy(page.orderBy)
+        .limit(page.limit);
+    }
     if ('sqlite' in client) {
       // SQLite has no settings statement: the page is one statement, which needs no transaction.
       return client.sqlite
@@ -121,7 +146,7 @@ export const drizzleRunner: RunnerOf = perDatabase(
  * database, which the test database then uses so that both see the same rows) and opens the test
  * database; `runner` builds each page with a query builder of that DataSource.
  */
-export function typeormOn(engine: 'postgres' | 'sqlite'): {
+export function typeormOn(engine: 'postgres' | 'sqlite' | 'mysql'): {
   open: () => Promise<TestDatabase>;
   runner: RunnerOf;
 } {
@@ -130,11 +155,14 @@ export function typeormOn(engine: 'postgres' | 'sqlite'): {
     source =
       engine === 'sqlite'
         ? new DataSource({ type: 'better-sqlite3', database: ':memory:' })
-        : new DataSource({ type: 'postgres', url: process.env.LISTKIT_PG_URL, poolSize: 1 });
+        : engine === 'mysql'
+          ? new DataSource({ type: 'mysql', ...mariadbLogin(), poolSize: 2 })
+          : new DataSource({ type: 'postgres', url: process.env.LISTKIT_PG_URL, poolSize: 1 });
     await source.initialize();
     const opened = source;
     closers.push(() => (opened.isInitialized ? opened.destroy() : Promise.resolve()));
     if (engine === 'postgres') return openPostgres();
+    if (engine === 'mysql') return openMariadb();
     const driver = opened.driver as unknown as { databaseConnection: BetterSqlite3.Database };
     const db = await openSqlite(driver.databaseConnection);
     // TypeORM closes the connection it opened.
@@ -147,4 +175,17 @@ export function typeormOn(engine: 'postgres' | 'sqlite'): {
       return typeormPage(qb, plan!).getRawMany();
     });
   return { open, runner };
+}
+
+/** TypeORM's MySQL options for LISTKIT_MARIADB_URL (its `url` drops the socket path). */
+function mariadbLogin() {
+  const url = new URL(process.env.LISTKIT_MARIADB_URL ?? '');
+  return {
+    username: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database: url.pathname.slice(1),
+    ...(url.searchParams.get('socketPath')
+      ? { socketPath: url.searchParams.get('socketPath')! }
+      : { host: url.hostname, port: Number(url.port || 3306) }),
+  };
 }

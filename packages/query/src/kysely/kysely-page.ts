@@ -23,8 +23,8 @@ export function kyselySql<T = unknown>(
   let raw = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (c === "'" || c === '"') {
-      // A quoted literal or identifier (doubled quotes inside): copied as is.
+    if (c === "'" || c === '"' || c === '`') {
+      // A quoted literal or identifier (doubled quotes inside; MySQL's in backticks): copied as is.
       let j = i + 1;
       while (j < text.length && !(text[j] === c && text[j + 1] !== c)) j += text[j] === c ? 2 : 1;
       raw += text.slice(i, j + 1);

@@ -89,7 +89,7 @@ function topLevelTerms(list: string): string[] {
   let start = 0;
   for (let i = 0; i < list.length; i++) {
     const c = list[i];
-    if (c === "'" || c === '"') {
+    if (c === "'" || c === '"' || c === '`') {
       const end = list.indexOf(c, i + 1);
       i = end < 0 ? list.length : end; // a doubled quote inside is two adjacent spans
     } else if (c === '(') depth++;
