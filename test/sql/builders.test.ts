@@ -13,6 +13,7 @@ import {
   kyselyRunner,
   typeormOn,
 } from '../support/query-builders.js';
+import { spannerSkipReason } from '../support/spanner-database.js';
 import {
   openPglite,
   openPostgres,
@@ -69,5 +70,15 @@ describe.skipIf(skip !== undefined)(
     describe('Drizzle', () => differential(openPostgres, runs, 'postgres', drizzleRunner));
     const typeorm = typeormOn('postgres');
     describe('TypeORM', () => differential(typeorm.open, runs, 'postgres', typeorm.runner));
+  },
+);
+
+const noSpanner = spannerSkipReason();
+describe.skipIf(noSpanner !== undefined)(
+  `TypeORM on the Spanner emulator${noSpanner ? ` (skipped: ${noSpanner})` : ''}`,
+  () => {
+    // TypeORM's own Spanner driver; Kysely and Drizzle have no maintained Spanner dialect.
+    const typeorm = typeormOn('spanner');
+    differential(typeorm.open, Math.ceil(runs / 2), 'spanner', typeorm.runner);
   },
 );
