@@ -1,7 +1,9 @@
 // A page of 500 by name at 10^5 rows (BENCH_DIALECT_ROWS) on each SQL dialect's engine, against
 // the in-memory Collection's page over the same resources in the same run (issue 34). Engines:
 // SQLite in process (better-sqlite3, in memory), PGlite in process; MariaDB (mysql2 over a Unix
-// socket) when LISTKIT_MARIADB_URL is set (.ci/with-mariadb.sh). ms per page: the median of consecutive keyset pages after the first,
+// socket) when LISTKIT_MARIADB_URL is set (.ci/with-mariadb.sh); the Cloud Spanner emulator when
+// SPANNER_EMULATOR_HOST is set (.ci/with-spanner.sh; the emulator is Spanner's semantics, not its
+// speed). ms per page: the median of consecutive keyset pages after the first,
 // over three rounds. Prints; never asserts; writes no tracked file.
 import { PGlite } from '@electric-sql/pglite';
 import { Collection, defineSchema, PageTokenCodec, t } from '@listkit/query';
@@ -9,6 +11,7 @@ import {
   listFromSql,
   mysql2Runner,
   pgliteRunner,
+  spannerRunner,
   sqliteRunner,
   sqlTable,
   suggestIndexes,
@@ -152,6 +155,53 @@ async function loadMariadb() {
   };
 }
 
+async function loadSpanner() {
+  process.env.GOOGLE_CLOUD_SPANNER_MULTIPLEXED_SESSIONS ??= 'false';
+  const { Spanner } = await import('@google-cloud/spanner');
+  const spanner = new Spanner({ projectId: process.env.LISTKIT_SPANNER_PROJECT ?? 'listkit-test' });
+  const instance = spanner.instance(process.env.LISTKIT_SPANNER_INSTANCE ?? 'listkit');
+  if (!(await instance.exists())[0]) {
+    const [, op] = await spanner.createInstance(instance.id, {
+      config: 'emulator-config',
+      nodes: 1,
+    });
+    await op.promise();
+  }
+  const [database, created] = await instance.createDatabase(`bench${Date.now().toString(36)}`);
+  await created.promise();
+  const table = sqlTable(schema, {
+    table: 'rules',
+    dialect: 'spanner',
+    required: ['creationTimestamp'],
+  });
+  const [ddl] = await database.updateSchema([table.createTable()]);
+  await ddl.promise();
+  // Mutations (the emulator takes them far faster than DML): every value of this schema's row is
+  // text on the wire (STRING, NUMERIC nanoseconds, JSON), as table.row gives it.
+  const columns = table.insertColumns.map((c) => c.slice(1, -1));
+  const rows = database.table('rules');
+  for (let i = 0; i < resources.length; i += BATCH) {
+    await rows.insert(
+      resources
+        .slice(i, i + BATCH)
+        .map((r) => Object.fromEntries(table.row(r).map((v, c) => [columns[c], v]))),
+    );
+  }
+  // Indexes after the rows: the emulator backfills them once.
+  const [indexes] = await database.updateSchema(suggestIndexes(table));
+  await indexes.promise();
+  return {
+    name: 'Cloud Spanner emulator (gRPC on loopback)',
+    table,
+    run: spannerRunner(database, { timeoutMs: 60_000 }),
+    close: async () => {
+      await database.delete();
+      await database.close();
+      spanner.close();
+    },
+  };
+}
+
 const REQUESTS = [
   { label: 'by name', request: { orderBy: 'name' } },
   {
@@ -173,6 +223,8 @@ console.log(
 const engines = [loadSqlite, loadPglite];
 if (process.env.LISTKIT_MARIADB_URL) engines.push(loadMariadb);
 else console.log('MariaDB: skipped (set LISTKIT_MARIADB_URL, or run under .ci/with-mariadb.sh)');
+if (process.env.SPANNER_EMULATOR_HOST) engines.push(loadSpanner);
+else console.log('Spanner emulator: skipped (run under .ci/with-spanner.sh)');
 for (const load of engines) {
   const engine = await load();
   const cells = [];

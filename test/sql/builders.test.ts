@@ -13,6 +13,7 @@ import {
   kyselyRunner,
   typeormOn,
 } from '../support/query-builders.js';
+import { spannerSkipReason } from '../support/spanner-database.js';
 import {
   mariadbSkipReason,
   openMariadb,
@@ -82,5 +83,15 @@ describe.skipIf(noMariadb !== undefined)(
     describe('Drizzle', () => differential(openMariadb, runs, 'mysql', drizzleRunner));
     const typeorm = typeormOn('mysql');
     describe('TypeORM', () => differential(typeorm.open, runs, 'mysql', typeorm.runner));
+  },
+);
+
+const noSpanner = spannerSkipReason();
+describe.skipIf(noSpanner !== undefined)(
+  `TypeORM on the Spanner emulator${noSpanner ? ` (skipped: ${noSpanner})` : ''}`,
+  () => {
+    // TypeORM's own Spanner driver; Kysely and Drizzle have no maintained Spanner dialect.
+    const typeorm = typeormOn('spanner');
+    differential(typeorm.open, Math.ceil(runs / 2), 'spanner', typeorm.runner);
   },
 );

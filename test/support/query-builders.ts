@@ -19,6 +19,7 @@ import { createPool as createMysqlPool } from 'mysql2';
 import type { Pool as MysqlPromisePool } from 'mysql2/promise';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
+import { openSpanner } from './spanner-database.js';
 import { openMariadb, openPostgres, openSqlite, type TestDatabase } from './sql-databases.js';
 import type { RunnerOf } from './sql-properties.js';
 
@@ -146,12 +147,26 @@ export const drizzleRunner: RunnerOf = perDatabase(
  * database, which the test database then uses so that both see the same rows) and opens the test
  * database; `runner` builds each page with a query builder of that DataSource.
  */
-export function typeormOn(engine: 'postgres' | 'sqlite' | 'mysql'): {
+export function typeormOn(engine: 'postgres' | 'sqlite' | 'mysql' | 'spanner'): {
   open: () => Promise<TestDatabase>;
   runner: RunnerOf;
 } {
   let source: DataSource | undefined;
   const open = async () => {
+    if (engine === 'spanner') {
+      // TypeORM's own Spanner driver over the test database on the emulator.
+      const db = await openSpanner();
+      source = new DataSource({
+        type: 'spanner',
+        projectId: process.env.LISTKIT_SPANNER_PROJECT ?? 'listkit-test',
+        instanceId: process.env.LISTKIT_SPANNER_INSTANCE ?? 'listkit',
+        databaseId: db.database.formattedName_.split('/').at(-1)!,
+      });
+      await source.initialize();
+      const opened = source;
+      closers.push(() => (opened.isInitialized ? opened.destroy() : Promise.resolve()));
+      return db;
+    }
     source =
       engine === 'sqlite'
         ? new DataSource({ type: 'better-sqlite3', database: ':memory:' })
@@ -168,6 +183,12 @@ export function typeormOn(engine: 'postgres' | 'sqlite' | 'mysql'): {
     // TypeORM closes the connection it opened.
     return { ...db, close: async () => undefined };
   };
+  if (engine === 'spanner') {
+    // A SELECT outside a transaction: TypeORM reads it in a single-use snapshot.
+    const runner: RunnerOf = (_db, table) => (_statements, plan) =>
+      typeormPage(source!.createQueryBuilder().from(bare(table), bare(table)), plan!).getRawMany();
+    return { open, runner };
+  }
   const runner: RunnerOf = (_db, table) => (statements, plan) =>
     source!.transaction(async (manager) => {
       for (const s of statements.slice(0, -1)) await manager.query(s.text, [...s.params]);

@@ -167,7 +167,7 @@ export function planListQuery<T>(
     kept.push(conjunct);
     best = trial;
   }
-  const reason = `the filter's SQL has ${past}: ${kept.length} of its ${conjuncts.length} top-level terms pushed down, the whole filter decided in memory`;
+  const reason = `past the engine's limits, ${past}: ${kept.length} of ${conjuncts.length} top-level terms pushed down, the filter decided in memory`;
   return {
     ...best,
     inexact: [...best.inexact, { path: '', column: '', reason }],

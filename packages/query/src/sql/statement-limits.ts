@@ -129,19 +129,15 @@ function utf8Length(text: string): number {
  * ```
  */
 export function pastLimit(statement: SqlStatement, limits: SqlStatementLimits): string | undefined {
-  if (statement.params.length > limits.parameters) {
-    return `${statement.params.length} parameters, more than the ${limits.parameters} one statement may hold`;
-  }
-  const length = utf8Length(statement.text);
-  if (length > limits.textLength) {
-    return `${length} bytes of text, more than the ${limits.textLength} one statement may hold`;
-  }
   const { nesting, functions } = statementShape(statement.text);
-  if (nesting > limits.nesting) {
-    return `expressions nested ${nesting} deep, more than the ${limits.nesting} one statement may hold`;
-  }
-  if (functions > limits.functions) {
-    return `${functions} operators and function calls, more than the ${limits.functions} one statement may hold`;
+  const counts: [number, number, string][] = [
+    [statement.params.length, limits.parameters, 'parameters'],
+    [utf8Length(statement.text), limits.textLength, 'bytes of text'],
+    [nesting, limits.nesting, 'nested expressions'],
+    [functions, limits.functions, 'function calls'],
+  ];
+  for (const [count, limit, what] of counts) {
+    if (count > limit) return `${count} ${what} (at most ${limit})`;
   }
   return undefined;
 }
