@@ -44,7 +44,9 @@ const BACKFILL_BATCH = 1000;
 
 /**
  * The schema's history. Never edit an applied step: add the next version (ALTER TABLE …) so a
- * database created by an older build moves forward.
+ * database created by an older build moves forward. A step that changes a column of a state
+ * table a snapshot keeps (`IMAGE_TABLES`) changes its copy, `listkit_snapshot_<table>`, too: a
+ * restore copies the rows back column for column (the contract test compares them).
  */
 const MIGRATIONS: readonly Migration[] = [
   {
