@@ -317,6 +317,70 @@ describe(onStore('@google-cloud/compute: insert, operations and get'), () => {
     expect(rule).toMatchObject({ IPProtocol: 'TCP', networkTier: 'PREMIUM', description: '' });
   });
 
+  it('a PSC endpoint (a service attachment target): pscConnectionId, ACCEPTED, the network namespace, no empty description; insert and delete', async () => {
+    const attachment = `projects/producer/regions/${region}/serviceAttachments/sa`;
+    const first = await insert('psc-ep', newRequestId(), {
+      name: 'psc-ep',
+      target: attachment,
+      network: 'global/networks/default',
+      IPAddress: '10.0.0.5',
+    });
+    expect(first.operationType).toBe('insert'); // recorded: regional PSC keeps insert/delete
+    await pollUntilDone(first);
+    const [rule] = await clients.rules.get({ project, region, forwardingRule: 'psc-ep' });
+    expect(rule).toMatchObject({
+      target: attachment, // echoed as sent
+      IPAddress: '10.0.0.5',
+      networkTier: 'PREMIUM',
+      pscConnectionStatus: 'ACCEPTED',
+      serviceDirectoryRegistrations: [expect.objectContaining({ namespace: 'goog-psc-default' })],
+    });
+    expect(rule.pscConnectionId).toMatch(/^[1-9]\d*$/);
+    expect(rule.description ?? undefined).toBeUndefined();
+    expect(rule.loadBalancingScheme ?? undefined).toBeUndefined();
+
+    // Another network, a description and a registration of one's own are kept.
+    await pollUntilDone(
+      await insert('psc-ep2', newRequestId(), {
+        name: 'psc-ep2',
+        target: `${BASE}${attachment}`,
+        network: `projects/${project}/global/networks/consumer`,
+        description: 'to the producer',
+        allowPscGlobalAccess: true,
+      }),
+    );
+    const [other] = await clients.rules.get({ project, region, forwardingRule: 'psc-ep2' });
+    expect(other).toMatchObject({
+      description: 'to the producer',
+      allowPscGlobalAccess: true,
+      serviceDirectoryRegistrations: [expect.objectContaining({ namespace: 'goog-psc-consumer' })],
+    });
+    expect(other.pscConnectionId).not.toBe(rule.pscConnectionId);
+
+    // A rule of another kind gets none of it.
+    await pollUntilDone(await insert('fr-plain', newRequestId()));
+    const [plain] = await clients.rules.get({ project, region, forwardingRule: 'fr-plain' });
+    expect(plain.pscConnectionId ?? undefined).toBeUndefined();
+    expect(plain.pscConnectionStatus ?? undefined).toBeUndefined();
+    expect(plain.description).toBe('');
+
+    // What a PSC endpoint refuses: a scheme, ports, a target in another region.
+    for (const [extra, field] of [
+      [{ loadBalancingScheme: 'INTERNAL' }, 'loadBalancingScheme'],
+      [{ IPProtocol: 'TCP', portRange: '80' }, 'portRange'],
+      [{ target: `projects/producer/regions/us-east1/serviceAttachments/sa` }, 'target'],
+    ] as const) {
+      const refused = await thrown(() =>
+        insert('psc-bad', newRequestId(), { name: 'psc-bad', target: attachment, ...extra }),
+      );
+      expect(refused.code, field).toBe(3);
+      expect(refused.message).toContain(`'resource.${field}'`);
+    }
+
+    const [deleted] = await clients.rules.delete({ project, region, forwardingRule: 'psc-ep' });
+    expect((deleted.latestResponse as Operation).operationType).toBe('delete');
+  });
+
   // Regression: insert used to drop ports, sourceIpRanges and serviceLabel (and so serviceName).
   describe('fields insert keeps', () => {
     const internal = (name: string, extra: object) => ({

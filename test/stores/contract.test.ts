@@ -826,8 +826,23 @@ describe('PGlite in a data directory', () => {
     const dir = dataDir();
     const db = await openPgliteDatabase(dir);
     try {
-      expect(await migrate(db)).toEqual([1, 2, 3, 4, 5]);
+      expect(await migrate(db)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(await migrate(db)).toEqual([]);
+      // A restore copies a snapshot's rows back column for column: each state table's copy
+      // (version 6) must keep its columns, whatever a later version adds to the table.
+      const columns = (table: string) =>
+        db.transaction(async (tx) =>
+          (
+            await tx.query<{ name: string; type: string }>(
+              `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
+WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attname <> 'snapshot' ORDER BY attname`,
+              [table],
+            )
+          ).map((c) => `${c.name} ${c.type}`),
+        );
+      for (const table of ['forwarding_rules', 'operations', 'orders', 'emulator_settings']) {
+        expect(await columns(`listkit_snapshot_${table}`), table).toEqual(await columns(table));
+      }
     } finally {
       await db.close();
     }

@@ -1,6 +1,6 @@
 // A child process for the kill -9 test of restores: opens a store (a PGlite directory, or a
-// PostgreSQL URL), then replaces its whole state by image A, then B, then A, … in a loop,
-// printing each one after it committed. The test kills it with SIGKILL mid-restore.
+// PostgreSQL URL), then returns its whole state to image A, then B, then A, … in a loop (from
+// snapshots kept on its shelf, and from the images), printing each one after it committed. The test kills it with SIGKILL mid-restore.
 import { PageTokenCodec } from '@listkit/query';
 import type { StoreImage } from '../../packages/service/src/store/index.js';
 import { openStore } from '../../packages/service/src/store/index.js';
@@ -52,9 +52,24 @@ function image(prefix: string, count: number): StoreImage {
   };
 }
 
+// Kept as snapshots first, as the emulator keeps them; then restored from the shelf, as
+// `emulator.restore(name)` does, and every fourth time replaced from the image itself.
 const states = [image('a', 1500), image('b', 1000)];
+const limits = { count: 8, bytes: 64 * 1024 * 1024 };
+const kept = [];
+for (const state of states) {
+  const name = String(state.settings.state);
+  const info = { name, takenAt: new Date().toISOString(), bytes: 2 };
+  await store.snapshots.put(info, '{}', state, limits);
+  kept.push(info);
+}
 for (let i = 0; ; i++) {
   const state = states[i % 2]!;
-  await store.replace(state);
+  const { name, takenAt } = kept[i % 2]!;
+  if (i % 4 < 2) {
+    if (!(await store.restore(name, takenAt))) throw new Error(`snapshot ${name} not kept`);
+  } else {
+    await store.replace(state);
+  }
   process.stdout.write(`restored ${state.settings.state}\n`);
 }

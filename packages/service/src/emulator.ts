@@ -10,6 +10,7 @@ import type { EmulatorControls } from './emulator-controls.js';
 import { EmulatorServer } from './emulator-server.js';
 import type { EmulatorEnv, EmulatorState } from './emulator-state.js';
 import { ForwardingRules } from './forwarding-rules/forwarding-rules.js';
+import { pscServiceAttachmentWrites } from './forwarding-rules/psc-service-attachments.js';
 import { checkGlobalTargetAndBackend } from './global-forwarding-rules/check-global-target.js';
 import { pscGoogleApisWrites } from './global-forwarding-rules/psc-google-apis.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
@@ -260,7 +261,13 @@ async function openEmulatorState(
     clock,
     urls,
     pageTokens,
-    forwardingRules: new ForwardingRules({ store: store.rules, operations, clock, urls }),
+    forwardingRules: new ForwardingRules({
+      store: store.rules,
+      operations,
+      clock,
+      urls,
+      scopeWrites: pscServiceAttachmentWrites,
+    }),
     // The same store and domain; the global scope's own create rules for targets.
     globalForwardingRules: new ForwardingRules({
       store: store.rules,

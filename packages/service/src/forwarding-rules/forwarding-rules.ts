@@ -29,7 +29,7 @@ export interface ForwardingRulesOptions {
    * unless given. Global rules give theirs; every other rule is shared.
    */
   destination?: DestinationStage;
-  /** What the scope adds to a new rule and its operations' types (the global scope's PSC). */
+  /** What the scope adds to a new rule and its operations' types (each scope's PSC endpoints). */
   scopeWrites?: ScopeWrites;
 }
 

@@ -120,6 +120,13 @@ WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY
   return shape;
 }
 
+/**
+ * How long a restore's text may run on PGlite (whose default bounds one statement at 60 s): it
+ * copies up to a whole snapshot back in one text, and a snapshot is bounded by
+ * `snapshotLimits.bytes` (10^5 rules, about 80 MB, took minutes on a loaded machine).
+ */
+const RESTORE_TIMEOUT_MS = 15 * 60 * 1000;
+
 /** Whether the snapshot ($1) taken at $2 is kept: each statement of a restore asks it. */
 const KEPT = 'EXISTS (SELECT 1 FROM listkit_snapshots WHERE name = $1 AND taken_at = $2)';
 
@@ -172,17 +179,20 @@ export async function restoreSqlSnapshot(
     const shape = await shapeOf(sql, table);
     for (const text of syncStatements(table, shape)) writes.push({ table, text });
   }
-  const results = await sql.batch([
-    { text: RESTORE_LOCK },
-    {
-      text: 'SELECT 1 AS kept FROM listkit_snapshots WHERE name = $1 AND taken_at = $2 FOR SHARE',
-      params,
-    },
-    // The pools' rows are positions to look at again; they follow from the rules'.
-    { text: `DELETE FROM address_pool_cursors WHERE ${KEPT}`, params },
-    { text: `DELETE FROM address_pool_freed WHERE ${KEPT}`, params },
-    ...writes.map(({ text }) => ({ text, params })),
-  ]);
+  const results = await sql.batch(
+    [
+      { text: RESTORE_LOCK },
+      {
+        text: 'SELECT 1 AS kept FROM listkit_snapshots WHERE name = $1 AND taken_at = $2 FOR SHARE',
+        params,
+      },
+      // The pools' rows are positions to look at again; they follow from the rules'.
+      { text: `DELETE FROM address_pool_cursors WHERE ${KEPT}`, params },
+      { text: `DELETE FROM address_pool_freed WHERE ${KEPT}`, params },
+      ...writes.map(({ text }) => ({ text, params })),
+    ],
+    { statementTimeoutMs: RESTORE_TIMEOUT_MS },
+  );
   if (results[1]?.length !== 1) return false;
   writes.forEach(({ table }, i) => {
     const rows = Number((results[4 + i]?.[0] as { rows?: string } | undefined)?.rows ?? 0);
