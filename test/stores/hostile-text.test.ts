@@ -605,7 +605,8 @@ describe(`hostile text answers alike on every store${pgSkip ? ` (PostgreSQL skip
           `${name}: Invalid value for field 'seed.forwardingRules[0].rule.description': '\\ud800'. ${MUST}.`,
       ),
     );
-  });
+    // Opens (and migrates) each store in turn, PGlite and PostgreSQL included: hook-sized time.
+  }, 120_000);
 
   // The SQL stores pushed this pattern down to PostgreSQL's regex engine, which gave up
   // ("regular expression is too complex", a 500 after about a second); the planner now keeps
