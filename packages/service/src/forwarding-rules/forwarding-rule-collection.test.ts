@@ -7,7 +7,7 @@ import {
   aggregatedRuleCollection,
   FORWARDING_RULE_INDEXES,
   parseStoredRule,
-  ruleJsonBytes,
+  ruleListEntryBytes,
   scopeRuleCollection,
 } from './forwarding-rule-collection.js';
 
@@ -27,7 +27,7 @@ describe('the forwarding-rule collections', () => {
     const text = '{"name": "web-1", "labels": {"env": "prod"}}';
     const rule = parseStoredRule(text);
     expect(rule).toEqual({ name: 'web-1', labels: { env: 'prod' } });
-    expect(Buffer.from(ruleJsonBytes(rule)).toString()).toBe(text);
+    expect(Buffer.from(ruleListEntryBytes(rule)).toString()).toBe(`,${text}`);
   });
 
   it('seek a declared index for an equality on an indexed field instead of scanning', async () => {
@@ -68,10 +68,10 @@ describe('the forwarding-rule collections', () => {
     expect(page.items.map((r) => r.name)).toEqual(['rule-0000', 'rule-0100', 'rule-0200']);
   });
 
-  it('serialise a stored rule once, as its JSON in UTF-8', () => {
+  it('serialise a stored rule once, as a comma and its JSON in UTF-8', () => {
     const stored: ForwardingRuleJson = { name: 'café', description: 'naïve ✓ 𝄞' };
-    const bytes = ruleJsonBytes(stored);
-    expect(new TextDecoder().decode(bytes)).toBe(JSON.stringify(stored));
-    expect(ruleJsonBytes(stored)).toBe(bytes);
+    const bytes = ruleListEntryBytes(stored);
+    expect(new TextDecoder().decode(bytes)).toBe(`,${JSON.stringify(stored)}`);
+    expect(ruleListEntryBytes(stored)).toBe(bytes);
   });
 });

@@ -60,47 +60,50 @@ export function aggregatedRuleCollection(
 }
 
 /**
- * Each stored rule's JSON as UTF-8 bytes. Stored rules are never mutated (a change stores a new
- * object), so the bytes stay valid for as long as the object lives; the map holds them weakly,
- * so they go with the rule (bounded by the rules stored).
+ * Each stored rule's list entry: a comma, then its JSON, as UTF-8 bytes (one byte more than the
+ * JSON, so a list page copies one part per rule and no separate comma). Stored rules are never
+ * mutated (a change stores a new object), so the bytes stay valid for as long as the object
+ * lives; the map holds them weakly, so they go with the rule (bounded by the rules stored).
  */
-const storedBytes = new WeakMap<ForwardingRuleJson, Uint8Array>();
+const storedEntries = new WeakMap<ForwardingRuleJson, Uint8Array>();
+
+const listEntryOf = (json: string): Uint8Array => Buffer.from(`,${json}`);
 
 /**
- * The JSON of a stored forwarding rule as UTF-8 bytes, serialised once per stored object: a list
- * page of 500 rules is assembled from these instead of serialising 500 objects. Only for objects
- * nobody mutates after storing (the collections' items); a fresh object is serialised and kept
- * until it is collected.
+ * A stored forwarding rule's list entry, a comma followed by its JSON as UTF-8 bytes, serialised
+ * once per stored object: a list page of 500 rules is assembled from these (`listPageBytes`)
+ * instead of serialising 500 objects. Only for objects nobody mutates after storing (the
+ * collections' items); a fresh object is serialised and kept until it is collected.
  *
  * @example
  * ```ts
  * const page = await rules.list({ pageSize: 500 });
- * const parts = page.items.map(ruleJsonBytes);
+ * const parts = page.items.map(ruleListEntryBytes); // [',{"name":"web-1",…}', …]
  * ```
  */
-export function ruleJsonBytes(rule: ForwardingRuleJson): Uint8Array {
-  let bytes = storedBytes.get(rule);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(rule));
-    storedBytes.set(rule, bytes);
+export function ruleListEntryBytes(rule: ForwardingRuleJson): Uint8Array {
+  let entry = storedEntries.get(rule);
+  if (entry === undefined) {
+    entry = listEntryOf(JSON.stringify(rule));
+    storedEntries.set(rule, entry);
   }
-  return bytes;
+  return entry;
 }
 
 /**
  * A forwarding rule read from a store's JSON text, with the text kept as its
- * {@link ruleJsonBytes}: a page of rules read from SQL is written from the text the database
+ * {@link ruleListEntryBytes}: a page of rules read from SQL is written from the text the database
  * returned instead of serialising each parsed rule again (about 1.1 ms per page of 500). The
  * text is PostgreSQL's `jsonb` output, whose key order the parsed rule has too.
  *
  * @example
  * ```ts
  * const rule = parseStoredRule('{"name": "web-1"}');
- * ruleJsonBytes(rule); // the bytes of the text above, not re-serialised
+ * ruleListEntryBytes(rule); // ',' and the bytes of the text above, not re-serialised
  * ```
  */
 export function parseStoredRule(json: string): ForwardingRuleJson {
   const rule = JSON.parse(json) as ForwardingRuleJson;
-  storedBytes.set(rule, Buffer.from(json));
+  storedEntries.set(rule, listEntryOf(json));
   return rule;
 }

@@ -21,7 +21,7 @@ import { requestIdParam } from '../http/request-id.js';
 import { type ScopeRef, scopedCollectionName, scopedName } from '../names/resource-names.js';
 import { OPERATION } from '../operations/operation-answers.js';
 import { FORWARDING_RULE, FORWARDING_RULE_LIST } from './forwarding-rule-answers.js';
-import { ruleJsonBytes } from './forwarding-rule-collection.js';
+import { ruleListEntryBytes } from './forwarding-rule-collection.js';
 import type { SetLabelsRequestName } from './forwarding-rule-update.js';
 import { type ForwardingRules, ruleNotFound } from './forwarding-rules.js';
 import { requireReferencePermissions } from './reference-permissions.js';
@@ -181,7 +181,7 @@ export function forwardingRuleRoutes(
         scopedCollectionName(where, 'forwardingRules'),
         state.urls.forwardingRules(project, region),
         page,
-        ruleJsonBytes,
+        ruleListEntryBytes,
         // On a Node socket (@hono/node-server's bindings), the buffer returns when the answer is sent.
         (length) =>
           pageBuffers.take(length, (c.env as { outgoing?: OutgoingBinding } | undefined)?.outgoing),

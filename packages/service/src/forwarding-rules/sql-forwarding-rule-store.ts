@@ -110,7 +110,7 @@ VALUES (${placeholders(row.length + 2)})`,
         request,
         tokenParent(parent, 'forwardingRules'),
         { parent: scopeParent(parent) },
-        // The page is written from the rows' JSON text (ruleJsonBytes), not re-serialised.
+        // The page is written from the rows' JSON text (ruleListEntryBytes), not re-serialised.
         parseStoredRule,
       ),
     listAggregated: (project, request) =>

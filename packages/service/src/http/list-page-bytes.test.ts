@@ -2,14 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { createEmulator } from '../emulator.js';
 import { listPageBytes } from './list-page-bytes.js';
 
-const utf8 = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+const entry = (value: unknown) => new TextEncoder().encode(`,${JSON.stringify(value)}`);
 const parse = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes));
 
 describe('listPageBytes', () => {
   it('writes the list answer: items only when some, nextPageToken only when more', () => {
     const items = [{ name: 'a', description: 'naïve ✓ 𝄞' }, { name: 'b' }];
+    // Byte for byte what JSON.stringify writes, with one item and with several.
+    for (const some of [items.slice(0, 1), items]) {
+      const page = { items: some, nextPageToken: 't' };
+      expect(new TextDecoder().decode(listPageBytes('k', 'i', 's', page, entry))).toBe(
+        JSON.stringify({ kind: 'k', id: 'i', items: some, nextPageToken: 't', selfLink: 's' }),
+      );
+    }
     expect(
-      parse(listPageBytes('k#list', 'p/r', 'https://s', { items, nextPageToken: 't' }, utf8)),
+      parse(listPageBytes('k#list', 'p/r', 'https://s', { items, nextPageToken: 't' }, entry)),
     ).toEqual({
       kind: 'k#list',
       id: 'p/r',
@@ -17,7 +24,7 @@ describe('listPageBytes', () => {
       nextPageToken: 't',
       selfLink: 'https://s',
     });
-    expect(parse(listPageBytes('k#list', 'p/r', 'https://s', { items: [] }, utf8))).toEqual({
+    expect(parse(listPageBytes('k#list', 'p/r', 'https://s', { items: [] }, entry))).toEqual({
       kind: 'k#list',
       id: 'p/r',
       selfLink: 'https://s',
