@@ -331,6 +331,18 @@ describe('clock range', () => {
     expect((await insert(emulator, 'fr-1')).json.insertTime).toBe(last);
   });
 
+  it('set and freeze together stop the clock at exactly the time asked for', async () => {
+    // Real time that moves a millisecond at every look: the time between setting and freezing.
+    let real = Date.parse('2026-01-01T00:00:00.000Z');
+    const emulator = await createEmulator({ clock: new EmulatorClock(() => real++) });
+    const at = '2030-01-01T00:00:00.000Z';
+    const both = await control(emulator, 'POST', '/clock', { set: at, freeze: true });
+    expect(both.json.now).toBe(at);
+    expect((await control(emulator, 'GET', '/clock')).json.now).toBe(at);
+    const advanced = await control(emulator, 'POST', '/clock', { advance: '1s', freeze: true });
+    expect(advanced.json.now).toBe('2030-01-01T00:00:01.000Z');
+  });
+
   it('EmulatorClock refuses to leave the range, even running', () => {
     let real = Date.parse('9999-12-31T23:59:59.000Z');
     const clock = new EmulatorClock(() => real);

@@ -107,8 +107,10 @@ export function controlRoutes(
       );
     if (body.freeze !== undefined && typeof body.freeze !== 'boolean')
       throw errors.badRequest(`clock.freeze: ${shown(body.freeze)} is not true or false`);
-    state.clock.set(target);
+    // Freeze (or thaw) first, then set: a clock set and then frozen could run on for the
+    // moment between the two and stop a millisecond past the time asked for.
     if (typeof body.freeze === 'boolean') state.clock.freeze(body.freeze);
+    state.clock.set(target);
     await saveSettings(state);
     return c.json(clockJson());
   });
