@@ -159,6 +159,7 @@ describe('regex translation', () => {
     ['web-(?i)x', 'web'], // `(?i)?` could follow: the last literal before flags is left out
     ['ab?c', 'a'],
     ['a\\.b+', 'a.'],
+    ['web-\\pL{3}', 'web'], // read up to `\pL`, the last literal before the cut left out
     ['a|b', ''],
     ['(?i)abc', ''],
     ['\\d+', ''],
@@ -171,7 +172,7 @@ describe('regex translation', () => {
     ['a(?i)?b', []],
     ['x.*ab{2,3}c.*', ['x', 'a', 'c']],
     ['.*(ab)?cd[ef]gh.*', ['cd', 'gh']],
-    ['.*a\\.b+\\pL', []],
+    ['.*a\\.b+\\pL', ['a.']], // read up to the escape the reader does not read
     ['\\x41bc', []],
     ['ab|cd', []],
     ['(?i)abc', []],

@@ -1,4 +1,3 @@
-import { ListkitError } from '../errors.js';
 import { type CompileOptions, compileFilter } from '../filter/compile.js';
 import type { ListPage, ListRequest } from '../list/collection.js';
 import { checkPageSize } from '../list/page-size.js';
@@ -12,6 +11,7 @@ import {
   type SqlPlanOptions,
   type SqlStatement,
 } from './plan.js';
+import { queryTimeout } from './query-timeout.js';
 import type { SqlTable } from './table.js';
 
 /**
@@ -134,14 +134,7 @@ export async function listFromSql<T extends object>(
         (error as { code?: unknown } | null)?.code === '57014' ||
         table.dialect.isTimeout?.(error)
       ) {
-        throw ListkitError.of(
-          // Reported against the filter, the input a caller narrows first (the message says so).
-          'filter',
-          'query_timeout',
-          `the list query took longer than ${timeout} ms; narrow the filter or use an ordering with an index`,
-          { start: 0, end: 0 },
-          '',
-        );
+        throw queryTimeout(timeout);
       }
       throw error;
     }

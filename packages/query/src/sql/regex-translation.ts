@@ -291,19 +291,26 @@ export function regexLiteralFragments(pattern: string): string[] {
 
 /**
  * The top-level items of a pattern, from the one pattern reader (`pattern-tree.ts`); undefined
- * for an alternation or a pattern the reader does not read. The reader reads no flags, so a
- * pattern with a flag group is read up to its first one (`cut`): the text before it is the
- * pattern's start when the whole has no `|` anywhere (one could make it an alternation) and the
- * text reads completely (the cut is then outside any group, class or escape). RE2 does not count
- * a flag group as an atom (`a(?i)?` makes the `a` optional), so callers drop a literal that ends
- * at the cut.
+ * for an alternation or a pattern the reader does not read at all. The reader reads no flags and
+ * not every escape (`\\pL`, `\\x41`, `\\Q…\\E`), so a pattern it does not read whole is read up to
+ * the last flag group or escape before which it reads completely (`cut`; the first
+ * {@link MAX_CUTS} such places are tried): that text is the pattern's start when the whole has
+ * no `|` anywhere (one could make it an alternation), and reading completely puts the cut outside
+ * any group, class or escape. RE2 does not count a flag group as an atom (`a(?i)?` makes the `a`
+ * optional), so callers drop a literal that ends at the cut.
  */
 function topLevelItems(pattern: string): { items: PatternNode[]; cut: boolean } | undefined {
   const whole = readPattern(pattern);
   if (whole !== undefined)
     return whole.kind === 'concat' ? { items: whole.items, cut: false } : undefined;
-  const flags = pattern.search(/\(\?(?!:)/);
-  if (flags < 0 || pattern.includes('|')) return undefined;
-  const head = readPattern(pattern.slice(0, flags));
-  return head?.kind === 'concat' ? { items: head.items, cut: true } : undefined;
+  if (pattern.includes('|')) return undefined;
+  const cuts = [...pattern.matchAll(/\\|\(\?(?!:)/g)].slice(0, MAX_CUTS).map((m) => m.index);
+  for (const at of cuts.reverse()) {
+    const head = readPattern(pattern.slice(0, at));
+    if (head?.kind === 'concat') return { items: head.items, cut: true };
+  }
+  return undefined;
 }
+
+/** How many places a pattern the reader does not read whole is tried at (each a read of it). */
+const MAX_CUTS = 16;

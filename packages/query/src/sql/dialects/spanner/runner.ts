@@ -1,5 +1,5 @@
-import { ListkitError } from '../../../errors.js';
 import type { SqlRunner } from '../../list-from-sql.js';
+import { queryTimeout } from '../../query-timeout.js';
 
 /**
  * What {@link spannerRunner} needs of an `@google-cloud/spanner` `Database`: `run`, which reads
@@ -80,13 +80,7 @@ export function spannerRunner(
         rows = result as Record<string, unknown>[];
       } catch (error) {
         if ((error as { code?: unknown } | null)?.code !== DEADLINE_EXCEEDED) throw error;
-        throw ListkitError.of(
-          'filter',
-          'query_timeout',
-          `the list query took longer than ${timeout} ms; narrow the filter or use an ordering with an index`,
-          { start: 0, end: 0 },
-          '',
-        );
+        throw queryTimeout(timeout);
       }
     }
     return rows;
