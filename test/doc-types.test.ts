@@ -1,6 +1,6 @@
 // Every ```ts block of the docs type-checks (README.md, packages/*/README.md, docs/*.md), runnable
-// (`ts run`) or not, under `strict` and `exactOptionalPropertyTypes`: a reader pasting an example
-// into a strict project must not meet a type error the docs hid.
+// (`ts run`, `ts serve`) or not, under `strict` and `exactOptionalPropertyTypes`: a reader pasting
+// an example into a strict project must not meet a type error the docs hid.
 //
 // Each block is one module, checked in memory (nothing is written) as if it were a file in docs/,
 // with `@listkit/*` resolved to the packages' sources. A fragment (a block that is not a whole
@@ -67,7 +67,7 @@ function blocksOf(file: string): Block[] {
           return;
         }
         const body = open.body.join('\n');
-        if (/^ts( run)?$/.test(open.info) && !isUnchecked(file, body)) {
+        if (/^ts( run| serve)?$/.test(open.info) && !isUnchecked(file, body)) {
           // A block without imports or exports is still a module of its own.
           const code = /^\s*(import|export)\s/m.test(body) ? body : `${body}\nexport {};`;
           blocks.push({

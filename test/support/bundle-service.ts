@@ -26,12 +26,14 @@ const SOURCE_ALIASES = {
 /**
  * Bundles the program `entry` (an absolute path) for Node into `outfile` (an ES module, or a
  * CommonJS script), `@listkit/*` from the sources. PGlite (which loads its WebAssembly from beside its own files), pg (optional
- * native parts) and better-sqlite3 (a native addon) stay external and resolve at run time through the node_modules above `outfile`.
+ * native parts) and better-sqlite3 (a native addon) stay external and resolve at run time through the node_modules above `outfile`,
+ * as do the packages in `external` (NestJS, which requires its optional packages only when used).
  */
 export async function bundleFromSources(
   entry: string,
   outfile: string,
   format: 'esm' | 'cjs' = 'esm',
+  external: string[] = [],
 ): Promise<void> {
   await build({
     entryPoints: [entry],
@@ -47,6 +49,7 @@ export async function bundleFromSources(
       'typeorm',
       'drizzle-orm',
       'drizzle-orm/*',
+      ...external,
     ],
     // CommonJS dependencies (commander, protobufjs) require Node's built-ins.
     banner:
