@@ -14,6 +14,8 @@ import {
   computeClients,
   googleapisCompute,
   newRequestId,
+  pollOperation,
+  startClean,
   thrown,
 } from '../support/real-clients.js';
 import { onStore } from '../support/test-store.js';
@@ -46,12 +48,7 @@ describe(onStore('@google-cloud/compute: insert, operations and get'), () => {
     await clients?.close();
     await emulator?.close();
   });
-  beforeEach(async () => {
-    await emulator.reset();
-    emulator.clock.reset();
-    emulator.state.operationPolicy = { mode: 'immediate' };
-    emulator.state.auth = { mode: 'open' };
-  });
+  beforeEach(() => startClean(emulator));
 
   const insert = async (name: string, requestId?: string, body: object = ruleBody(name)) => {
     const [lro] = await clients.rules.insert({
@@ -63,21 +60,15 @@ describe(onStore('@google-cloud/compute: insert, operations and get'), () => {
     return lro.latestResponse as Operation;
   };
 
-  /** The documented Node polling loop; returns every answer the loop saw, the insert's first. */
-  const pollUntilDone = async (first: Operation): Promise<Operation[]> => {
-    const seen = [first];
-    let op = first;
-    while (op.status !== 'DONE') {
-      if (seen.length > 10) throw new Error(`operation ${op.name} never completed`);
-      [op] = await clients.operations.wait({
+  /** Polls a regional operation until DONE; every answer, the insert's first. */
+  const pollUntilDone = (first: Operation) =>
+    pollOperation(first, (op) =>
+      clients.operations.wait({
         project,
         region: op.region!.split('/').pop()!,
         operation: op.name!,
-      });
-      seen.push(op);
-    }
-    return seen;
-  };
+      }),
+    );
 
   const expectProgressingThenDone = (seen: Operation[]) => {
     const last = seen.at(-1)!;

@@ -18,6 +18,8 @@ import {
   FAKE_TOKEN,
   globalComputeClients,
   newRequestId,
+  pollOperation,
+  startClean,
   thrown,
 } from '../support/real-clients.js';
 import { onStore } from '../support/test-store.js';
@@ -61,12 +63,7 @@ describe(onStore('GlobalForwardingRulesClient and GlobalOperationsClient'), () =
     await regional?.close();
     await emulator?.close();
   });
-  beforeEach(async () => {
-    await emulator.reset();
-    emulator.clock.reset();
-    emulator.state.operationPolicy = { mode: 'immediate' };
-    emulator.state.auth = { mode: 'open' };
-  });
+  beforeEach(() => startClean(emulator));
 
   const insert = async (name: string, requestId?: string, body: object = ruleBody(name)) => {
     const [lro] = await clients.rules.insert({
@@ -77,17 +74,9 @@ describe(onStore('GlobalForwardingRulesClient and GlobalOperationsClient'), () =
     return lro.latestResponse as Operation;
   };
 
-  /** The documented Node polling loop over global operations; every answer it saw. */
-  const pollUntilDone = async (first: Operation): Promise<Operation[]> => {
-    const seen = [first];
-    let op = first;
-    while (op.status !== 'DONE') {
-      if (seen.length > 10) throw new Error(`operation ${op.name} never completed`);
-      [op] = await clients.operations.wait({ project, operation: op.name! });
-      seen.push(op);
-    }
-    return seen;
-  };
+  /** Polls a global operation until DONE; every answer it saw. */
+  const pollUntilDone = (first: Operation) =>
+    pollOperation(first, (op) => clients.operations.wait({ project, operation: op.name! }));
 
   const get = async (name: string) => {
     const [rule] = await clients.rules.get({ project, forwardingRule: name });

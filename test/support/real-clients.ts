@@ -6,6 +6,7 @@ import {
   GlobalOperationsClient,
   RegionOperationsClient,
 } from '@google-cloud/compute';
+import type { Emulator } from '@listkit/service';
 import { googleAuthLibrary } from 'google-gax';
 import { google } from 'googleapis';
 
@@ -88,4 +89,39 @@ export async function thrown(fn: () => Promise<unknown>): Promise<Record<string,
     return error as Record<string, unknown>;
   }
   throw new Error('expected the call to fail, but it succeeded');
+}
+
+/**
+ * Puts `emulator` back where every real-client test starts: no resources, the clock at its
+ * start, operations done at once, and no auth checks.
+ */
+export async function startClean(emulator: Emulator): Promise<void> {
+  await emulator.reset();
+  emulator.clock.reset();
+  emulator.state.operationPolicy = { mode: 'immediate' };
+  emulator.state.auth = { mode: 'open' };
+}
+
+/** What the polling loop reads of an operation (the compute client's `IOperation`). */
+interface PolledOperation {
+  name?: string | null;
+  status?: unknown;
+}
+
+/**
+ * The documented Node polling loop: calls `wait` on the operation until it is DONE and returns
+ * every answer it saw, `first` first. More than ten answers fail the test rather than hang it.
+ */
+export async function pollOperation<Op extends PolledOperation>(
+  first: Op,
+  wait: (op: Op) => Promise<[Op, ...unknown[]]>,
+): Promise<Op[]> {
+  const seen = [first];
+  let op = first;
+  while (op.status !== 'DONE') {
+    if (seen.length > 10) throw new Error(`operation ${op.name} never completed`);
+    [op] = await wait(op);
+    seen.push(op);
+  }
+  return seen;
 }
