@@ -1,6 +1,6 @@
 // What the differential properties cannot show on SQLite: the page's statement reads the rows in
 // the primary key's btree (the table is WITHOUT ROWID, decision 0088), and sqliteRunner keeps a
-// page of several statements in one transaction.
+// page of several statements in one transaction and gives rows of one or many columns.
 import { defineSchema, PageTokenCodec, t } from '@listkit/query';
 import { listFromSql, type SqlRunner, sqliteRunner, sqlTable } from '@listkit/query/sql';
 import Database from 'better-sqlite3';
@@ -60,5 +60,10 @@ describe('SQLite pages', () => {
     // The same statements without the failure commit together.
     const rows = await run([write, { text: 'SELECT name FROM rules', params: [] }]);
     expect(rows).toEqual([{ name: 'written' }]);
+    // Rows of several columns, keyed by each column's name, values as SQLite gives them.
+    const wide = await run([
+      { text: "SELECT name, 1 AS one, NULL AS none, 'x' AS name2 FROM rules", params: [] },
+    ]);
+    expect(wide).toEqual([{ name: 'written', one: 1, none: null, name2: 'x' }]);
   });
 });
