@@ -57,19 +57,16 @@ const resources = benchRules(ROWS);
 const sortedNames = resources.map((r) => r.name).sort();
 const request = { orderBy: 'name', pageSize: PAGE };
 
-/** Times of consecutive pages after the first: listFromSql pages, or `page(cursor)` calls. */
-async function walk(step, times) {
-  let state;
-  for (let p = 0; p <= PAGES; p++) {
-    const from = now();
-    const cpuFrom = cpuNow();
-    state = await step(state, p);
-    if (p > 0) {
-      times.wall.push(Number(now() - from) / 1e6);
-      times.cpu.push((cpuNow() - cpuFrom) / 1e3);
-    }
-    if (state === null) break;
+/** Adds the wall-clock and CPU ms of `step` to `times`. */
+async function timed(step, state, p, times) {
+  const from = now();
+  const cpuFrom = cpuNow();
+  const next = await step(state, p);
+  if (p > 0) {
+    times.wall.push(Number(now() - from) / 1e6);
+    times.cpu.push((cpuNow() - cpuFrom) / 1e3);
   }
+  return next;
 }
 
 const listStep = (table, run) => async (pageToken) => {
@@ -81,11 +78,23 @@ const aloneStep = (page) => async (_, p) => {
   await page(p === 0 ? '' : sortedNames[p * PAGE - 1]);
 };
 
-/** Each case walked in turn for ROUNDS rounds; prints medians and ratios to the first case. */
+/**
+ * Each case walks PAGES consecutive pages, ROUNDS times; the cases take turns page by page, so
+ * that a burst of load from elsewhere falls on all of them alike. Prints medians and ratios to
+ * the first case.
+ */
 async function compare(name, steps, inProcess) {
-  const times = Object.fromEntries(Object.keys(steps).map((k) => [k, { wall: [], cpu: [] }]));
-  for (let round = 0; round < ROUNDS; round++)
-    for (const [label, step] of Object.entries(steps)) await walk(step, times[label]);
+  const labels = Object.keys(steps);
+  const times = Object.fromEntries(labels.map((k) => [k, { wall: [], cpu: [] }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const states = Object.fromEntries(labels.map((k) => [k, undefined]));
+    for (let p = 0; p <= PAGES; p++) {
+      for (const label of labels) {
+        if (states[label] === null) continue;
+        states[label] = await timed(steps[label], states[label], p, times[label]);
+      }
+    }
+  }
   const [first] = Object.keys(steps);
   const cell = (kind) =>
     Object.keys(steps)

@@ -40,32 +40,33 @@ const cpuNow = () => {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
 
-/** Adds the wall-clock and CPU ms of each page after the first of one walk to `times`. */
-async function walk(list, request, times) {
-  let pageToken;
-  for (let p = 0; p <= PAGES; p++) {
-    const from = now();
-    const cpuFrom = cpuNow();
-    const page = await list({ ...request, pageSize: PAGE, pageToken });
-    if (p > 0) {
-      times.wall.push(Number(now() - from) / 1e6);
-      times.cpu.push((cpuNow() - cpuFrom) / 1e3);
-    }
-    pageToken = page.nextPageToken;
-    if (!pageToken) break;
+/** One page of `list` after `pageToken`; its wall-clock and CPU ms go to `times` unless first. */
+async function timedPage(list, request, pageToken, first, times) {
+  const from = now();
+  const cpuFrom = cpuNow();
+  const page = await list({ ...request, pageSize: PAGE, pageToken });
+  if (!first) {
+    times.wall.push(Number(now() - from) / 1e6);
+    times.cpu.push((cpuNow() - cpuFrom) / 1e3);
   }
+  return page.nextPageToken ?? null;
 }
 
 /**
- * Median ms per page of the engine and of memory, the two walking in turn for three rounds, so
- * that the machine's load falls on both alike.
+ * Median ms per page of the engine and of memory over three rounds of PAGES consecutive pages,
+ * the two taking turns page by page, so that the machine's load falls on both alike.
  */
 async function compare(engineList, request) {
+  const memoryList = (r) => collection.list(r);
   const memory = { wall: [], cpu: [] };
   const engine = { wall: [], cpu: [] };
   for (let round = 0; round < 3; round++) {
-    await walk((r) => collection.list(r), request, memory);
-    await walk(engineList, request, engine);
+    let memoryToken;
+    let engineToken;
+    for (let p = 0; p <= PAGES && memoryToken !== null && engineToken !== null; p++) {
+      memoryToken = await timedPage(memoryList, request, memoryToken, p === 0, memory);
+      engineToken = await timedPage(engineList, request, engineToken, p === 0, engine);
+    }
   }
   const m = (t) => ({ wall: median(t.wall), cpu: median(t.cpu) });
   return { memory: m(memory), engine: m(engine) };
