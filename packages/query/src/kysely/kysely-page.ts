@@ -2,6 +2,7 @@
 // the keyset condition to their own `selectFrom(…)`. Only this folder imports kysely (an
 // optional peer dependency), and only the `@listkit/query/kysely` entry imports this folder.
 import { type AliasedRawBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { placeholderPieces } from '../sql/placeholder-pieces.js';
 import type { SqlListPlan } from '../sql/plan.js';
 
 /**
@@ -19,30 +20,11 @@ export function kyselySql<T = unknown>(
   text: string,
   params: readonly (string | null)[],
 ): RawBuilder<T> {
-  const pieces: RawBuilder<unknown>[] = [];
-  let raw = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === "'" || c === '"' || c === '`') {
-      // A quoted literal or identifier (doubled quotes inside; MySQL's in backticks): copied as is.
-      let j = i + 1;
-      while (j < text.length && !(text[j] === c && text[j + 1] !== c)) j += text[j] === c ? 2 : 1;
-      raw += text.slice(i, j + 1);
-      i = j;
-      continue;
-    }
-    const placeholder = c === '$' ? /^\$(\d+)/.exec(text.slice(i)) : null;
-    if (!placeholder) {
-      raw += c;
-      continue;
-    }
-    const index = Number(placeholder[1]) - 1;
-    if (index < 0 || index >= params.length) throw new RangeError(`no value for ${placeholder[0]}`);
-    pieces.push(sql.raw(raw), sql`${params[index]}`);
-    raw = '';
-    i += placeholder[0].length - 1;
-  }
-  pieces.push(sql.raw(raw));
+  const { texts, values } = placeholderPieces(text, params);
+  const pieces: RawBuilder<unknown>[] = [sql.raw(texts[0]!)];
+  values.forEach((value, i) => {
+    pieces.push(sql`${value}`, sql.raw(texts[i + 1]!));
+  });
   return sql.join(pieces, sql.raw('')) as RawBuilder<T>;
 }
 

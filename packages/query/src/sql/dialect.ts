@@ -146,7 +146,7 @@ export interface SqlDialect {
   codePoint(expr: string): string;
   /** The DDL type of a column in listkit's layout (`text COLLATE "C"`, `TEXT`, …). */
   columnType(sqlType: string): string;
-  /** What follows `CREATE TABLE …(…)` (SQLite: ` STRICT`). */
+  /** What follows `CREATE TABLE …(…)` (SQLite: ` STRICT, WITHOUT ROWID`). */
   readonly tableSuffix: string;
   /** The document column as JSON text in a select list. */
   documentText(document: string, documentType: string): string;
