@@ -27,6 +27,7 @@ import { compileFilter, parseFilter, re2jsEngine } from '@listkit/query';
 import { createEmulator, forwardingRuleSchema, sampleForwardingRules } from '@listkit/service';
 import { parse as celParse } from '@marcbachmann/cel-js';
 import { RE2JS } from 're2js';
+import { counting } from './counting-loop.mjs';
 import { FILTERS, PATTERNS, regexFilter } from './ratio-cases.mjs';
 
 const BASELINE = new URL('./baseline.json', import.meta.url);
@@ -77,16 +78,6 @@ async function race(fns, { rounds = ROUNDS, warmup = 5, clock = cpuClock } = {})
 /** `fn` called `times` times, as one timed unit. */
 const repeated = (fn, times) => () => {
   for (let i = 0; i < times; i++) fn();
-};
-
-/** A loop counting the items `pred` accepts; a fresh copy per case keeps its call site its own. */
-const counting = (pred, items) => {
-  const loop = new Function(
-    'pred',
-    'items',
-    'let n = 0; for (let i = 0; i < items.length; i++) if (pred(items[i])) n++; return n;',
-  );
-  return () => loop(pred, items);
 };
 
 const rules = sampleForwardingRules(RECORDS);
