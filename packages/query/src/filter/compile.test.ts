@@ -240,6 +240,9 @@ describe('regex style semantics', () => {
     ['description eq "(?s)a .*"', ['web-2']],
     ['description eq ".*line"', []],
     ['description eq ""', ['api-1', 'ΩMEGA-😀']],
+    ['description ne ""', ['web-1', 'web-2']],
+    ['description ne "a .*"', ALL],
+    ['description ne "(?s)a .*"', ['web-1', 'api-1', 'ΩMEGA-😀']],
   ])('%s', (filter, expected) => {
     for (const engine of engines) expect(matching(filter, engine), engine.name).toEqual(expected);
   });
@@ -400,6 +403,19 @@ describe('compiled filters', () => {
     ]) {
       expect(filter.matches(junk)).toBe(false);
     }
+  });
+});
+
+describe('a regex on a string field that holds no string', () => {
+  it('never matches eq, so ne matches, and an unset field is ""', () => {
+    const eq = compileFilter('name eq "5|null|.*"', schema);
+    const ne = compileFilter('name ne "5|null|.*"', schema);
+    for (const junk of [{ name: 5 }, { name: null }, { name: ['x'] }, { name: {} }]) {
+      expect(eq.matches(junk)).toBe(false);
+      expect(ne.matches(junk)).toBe(true);
+    }
+    expect(eq.matches({})).toBe(true);
+    expect(compileFilter('name eq "x"', schema).matches({})).toBe(false);
   });
 });
 
