@@ -8,7 +8,8 @@
 //                               against a node:http server answering the same bytes (run.mjs has
 //                               no HTTP row; http.mjs and http-gzip.mjs time it at length)
 //   regex / raw re2js           run.mjs §3: compileFilter(`name eq "<p>"`).matches against
-//                               RE2JS.compile(p).testExact(name), per pattern
+//                               (r) => RE2JS.compile(p).testExact(r.name), per pattern, both
+//                               over the same rules
 //   parse / cel-js              run.mjs §1: parseFilter(aip) against cel-js parse(cel)
 //   compiled / hand-written     run.mjs §2: compileFilter(aip).matches against a JS predicate
 //
@@ -26,6 +27,7 @@ import { compileFilter, parseFilter, re2jsEngine } from '@listkit/query';
 import { createEmulator, forwardingRuleSchema, sampleForwardingRules } from '@listkit/service';
 import { parse as celParse } from '@marcbachmann/cel-js';
 import { RE2JS } from 're2js';
+import { counting } from './counting-loop.mjs';
 import { FILTERS, PATTERNS, regexFilter } from './ratio-cases.mjs';
 
 const BASELINE = new URL('./baseline.json', import.meta.url);
@@ -78,18 +80,7 @@ const repeated = (fn, times) => () => {
   for (let i = 0; i < times; i++) fn();
 };
 
-/** A loop counting the items `pred` accepts; a fresh copy per case keeps its call site its own. */
-const counting = (pred, items) => {
-  const loop = new Function(
-    'pred',
-    'items',
-    'let n = 0; for (let i = 0; i < items.length; i++) if (pred(items[i])) n++; return n;',
-  );
-  return () => loop(pred, items);
-};
-
 const rules = sampleForwardingRules(RECORDS);
-const names = rules.map((r) => r.name);
 
 /** Every ratio row once: { row name: ratio }. */
 async function measureRatios() {
@@ -145,9 +136,10 @@ async function measureRatios() {
       regexEngine: re2jsEngine,
     });
     const re2js = RE2JS.compile(pattern);
+    // The peer reads the name from the same rules, as the filter must (run.mjs §3).
     const [engine, raw] = await race([
       counting(viaEngine.matches, rules),
-      counting((s) => re2js.testExact(s), names),
+      counting((r) => re2js.testExact(r.name), rules),
     ]);
     ratios[`regex \`${pattern}\` (${note}) / raw re2js`] = engine / raw;
     viaEngine.dispose();

@@ -181,6 +181,15 @@ describe('AIP-160 semantics', () => {
     ['-state = UP', ['web-2', 'api-1', 'ΩMEGA-😀']],
     ['name = web-* AND (state = UP OR ports:8080)', ['web-1']],
     ['state = DOWN OR state = DRAINING AND size < 0', ['api-1']],
+    // several comparisons of one field (read once per resource)
+    ['name = web-* OR name = api-*', ['web-1', 'web-2', 'api-1']],
+    ['name = web-* OR name = api-* OR name = "ΩMEGA-😀"', ALL],
+    ['size > 0 AND size < 9007199254740993', ['web-2']],
+    ['state != UP AND state != DOWN', ['api-1', 'ΩMEGA-😀']],
+    ['state != UP AND state != DOWN AND state != DRAINING', ['ΩMEGA-😀']],
+    ['description = "" OR description:door', ['web-1', 'api-1', 'ΩMEGA-😀']],
+    ['NOT (name = web-* OR name = api-*)', ['ΩMEGA-😀']],
+    ['name = web-* AND -name = *-2', ['web-1']],
     // bare values search the searchable text fields
     ['web', ['web-1', 'web-2']],
     ['door', ['web-1']],
@@ -209,6 +218,9 @@ describe('regex style semantics', () => {
     ['name eq "(?i)WEB-1"', ['web-1']],
     ['(name eq web-.*)(state eq UP)', ['web-1']],
     ['(name eq "web-.*") (labels.env ne prod)', ['web-2']],
+    ['(name eq "web-.*")(name ne ".*-2")', ['web-1']],
+    ['(name ne "web-.*")(name ne "api-.*")', ['ΩMEGA-😀']],
+    ['(size eq "[0-9]+")(size ne 0)', ['web-1', 'web-2']],
     ['state eq "UP|DOWN"', ['web-1', 'web-2']],
     // a missing enum never matches eq; ne is its negation
     ['state ne UP', ['web-2', 'api-1', 'ΩMEGA-😀']],
@@ -228,6 +240,9 @@ describe('regex style semantics', () => {
     ['description eq "(?s)a .*"', ['web-2']],
     ['description eq ".*line"', []],
     ['description eq ""', ['api-1', 'ΩMEGA-😀']],
+    ['description ne ""', ['web-1', 'web-2']],
+    ['description ne "a .*"', ALL],
+    ['description ne "(?s)a .*"', ['web-1', 'api-1', 'ΩMEGA-😀']],
   ])('%s', (filter, expected) => {
     for (const engine of engines) expect(matching(filter, engine), engine.name).toEqual(expected);
   });
@@ -388,6 +403,40 @@ describe('compiled filters', () => {
     ]) {
       expect(filter.matches(junk)).toBe(false);
     }
+  });
+});
+
+describe('a regex on a string field that holds no string', () => {
+  it('never matches eq, so ne matches, and an unset field is ""', () => {
+    const eq = compileFilter('name eq "5|null|.*"', schema);
+    const ne = compileFilter('name ne "5|null|.*"', schema);
+    for (const junk of [{ name: 5 }, { name: null }, { name: ['x'] }, { name: {} }]) {
+      expect(eq.matches(junk)).toBe(false);
+      expect(ne.matches(junk)).toBe(true);
+    }
+    expect(eq.matches({})).toBe(true);
+    expect(compileFilter('name eq "x"', schema).matches({})).toBe(false);
+  });
+});
+
+describe('map entries', () => {
+  it('are read only when they are the map`s own, never from its prototype', () => {
+    const inherited = { name: 'inherited', labels: Object.create({ env: 'prod', team: 'core' }) };
+    const empty = { name: 'empty', labels: {} };
+    const own = { name: 'own', labels: { env: 'prod' } };
+    const names = (filter: string) =>
+      [inherited, empty, own]
+        .filter((r) => compileFilter(filter, schema).matches(r))
+        .map((r) => r.name);
+    expect(names('labels.env = prod')).toEqual(['own']);
+    expect(names('labels.env:*')).toEqual(['own']);
+    expect(names('labels.env != staging')).toEqual(['own']);
+    expect(names('labels.team = core')).toEqual([]);
+    expect(names('labels.constructor:*')).toEqual([]);
+    expect(names('labels.toString != x')).toEqual([]);
+    expect(names('labels.hasOwnProperty = "*"')).toEqual([]);
+    expect(names('labels.env eq prod')).toEqual(['own']);
+    expect(names('labels.toString ne x')).toEqual(['inherited', 'empty', 'own']);
   });
 });
 
