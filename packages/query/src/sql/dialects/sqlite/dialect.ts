@@ -1,6 +1,7 @@
 import type { SqlDialect, SqlParamType } from '../../dialect.js';
 import { quoteIdentifier, quoteLiteral, replacePlaceholders } from '../../sql-text.js';
 import { sqliteCapabilities } from './capabilities.js';
+import { sqliteOwnColumn, sqliteOwnColumnType } from './own-columns.js';
 
 /**
  * Timestamps and durations as fixed-width text: the nanosecond count plus 10^21, in 22 digits.
@@ -105,5 +106,7 @@ export const sqliteDialect: SqlDialect = {
       element: `(${array} -> ${alias}.fullkey)`,
     }),
   },
+  ownColumn: sqliteOwnColumn,
+  ownColumnType: sqliteOwnColumnType,
   settings: () => undefined,
 };
