@@ -9,6 +9,11 @@
 // PostgreSQL holds them are the resources (the Collection is built from them through
 // `table.readRow`), and filter literals keep their nanoseconds: the planner compares them
 // through their exact microsecond bound.
+//
+// The same properties run on SQLite, MariaDB and the Spanner emulator, each with the table as
+// that engine's owner would declare it (test/support/own-table-dialects.ts: a NOCASE or
+// case-insensitive collation on the title, a MySQL ENUM in another order, timestamps as the
+// dialect's nanoseconds, which those engines keep whole).
 import {
   Collection,
   compileFilter,
@@ -17,50 +22,65 @@ import {
   type ListRequest,
   parseOrderBy,
 } from '@listkit/query';
-import { listFromSql, planListQuery, sqlTable, suggestIndexes } from '@listkit/query/sql';
+import {
+  listFromSql,
+  planListQuery,
+  type SqlDialectName,
+  sqlTable,
+  suggestIndexes,
+} from '@listkit/query/sql';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BASES,
   codec,
   DDL,
-  GENRE_TYPE,
   instantLiterals,
-  loadBooks,
   ORDERINGS,
   RUNS,
   requestArb,
   rowsArb,
   schema,
-  TABLE,
   table,
   walk,
 } from '../support/own-table-books.js';
+import { booksOn } from '../support/own-table-dialects.js';
+import { openSpanner, spannerSkipReason } from '../support/spanner-database.js';
 import {
+  mariadbSkipReason,
+  openMariadb,
   openPglite,
   openPostgres,
+  openSqlite,
   postgresSkipReason,
   type TestDatabase,
 } from '../support/sql-databases.js';
 
-function ownTable(open: () => Promise<TestDatabase>, runs: number) {
+function ownTable(open: () => Promise<TestDatabase>, runs: number, dialect: SqlDialectName) {
   let db: TestDatabase;
+  const books = booksOn(dialect);
+  const { table } = books;
+  const loadBooks = (database: TestDatabase, rows: Record<string, string | null>[]) =>
+    books.load(database, rows);
   beforeAll(async () => {
     db = await open();
-    // The title column gets a collation that is not "C" where the server has one (ICU's root
-    // collation orders a < A < b < B; code points order A < B < a < b).
-    const [collation] = await db.query(
-      `SELECT collname FROM pg_collation WHERE collname IN ('und-x-icu', 'en_US.utf8', 'en_US') ORDER BY collname = 'und-x-icu' DESC LIMIT 1`,
-    );
-    const title = collation ? `text COLLATE "${String(collation.collname)}"` : 'text';
-    for (const ddl of DDL) await db.exec(ddl.replace('title text', `title ${title}`));
+    let ddls = books.ddl;
+    if (dialect === 'postgres') {
+      // The title column gets a collation that is not "C" where the server has one (ICU's root
+      // collation orders a < A < b < B; code points order A < B < a < b).
+      const [collation] = await db.query(
+        `SELECT collname FROM pg_collation WHERE collname IN ('und-x-icu', 'en_US.utf8', 'en_US') ORDER BY collname = 'und-x-icu' DESC LIMIT 1`,
+      );
+      const title = collation ? `text COLLATE "${String(collation.collname)}"` : 'text';
+      ddls = DDL.map((ddl) => ddl.replace('title text', `title ${title}`));
+    }
+    for (const ddl of ddls) await db.exec(ddl);
     for (const ddl of suggestIndexes(table, { orderings: ORDERINGS })) await db.exec(ddl);
-  }, 60_000); // PGlite compiles its WebAssembly: slow on a loaded machine
+  }, 600_000); // PGlite compiles its WebAssembly, the Spanner emulator changes schemas slowly
   afterAll(async () => {
-    await db?.exec(`DROP TABLE IF EXISTS ${TABLE}`);
-    await db?.exec(`DROP TYPE IF EXISTS ${GENRE_TYPE}`);
+    for (const ddl of books.drop) await db?.exec(ddl);
     await db?.close();
-  });
+  }, 600_000);
 
   it('lists every page exactly as the in-memory Collection does, tokens passing between them', async () => {
     let compared = 0;
@@ -154,14 +174,17 @@ function ownTable(open: () => Promise<TestDatabase>, runs: number) {
         inPrint: 'true',
       },
     ]);
+    // PostgreSQL keeps microseconds (rounded) and reads a numeric as the nearest double; the
+    // other engines keep nanoseconds and store the double itself.
+    const micro = dialect === 'postgres';
     expect(resource).toEqual({
       id: '9007199254740993',
       title: 'é',
-      published: '2024-01-01T00:00:00.123457Z',
-      updated: '1999-12-31T23:59:59.500000Z',
+      published: micro ? '2024-01-01T00:00:00.123457Z' : '2024-01-01T00:00:00.123456789Z',
+      updated: micro ? '1999-12-31T23:59:59.500000Z' : '1999-12-31T23:59:59.500Z',
       pages: '7',
       rating: 0.1,
-      weight: Math.PI, // the numeric read as the nearest double
+      weight: Math.PI,
       genre: 'POETRY',
       tags: ['web'],
       labels: { env: 'prod' },
@@ -224,13 +247,34 @@ describe('a table of your own: the plan', () => {
 });
 
 describe('a table of your own on PGlite', () => {
-  ownTable(openPglite, RUNS);
+  ownTable(openPglite, RUNS, 'postgres');
+});
+
+describe('a table of your own on SQLite', () => {
+  ownTable(openSqlite, RUNS, 'sqlite');
 });
 
 const skip = postgresSkipReason();
 describe.skipIf(skip !== undefined)(
   `a table of your own on a PostgreSQL server${skip ? ` (skipped: ${skip})` : ''}`,
   () => {
-    ownTable(openPostgres, RUNS);
+    ownTable(openPostgres, RUNS, 'postgres');
+  },
+);
+
+const noMariadb = mariadbSkipReason();
+describe.skipIf(noMariadb !== undefined)(
+  `a table of your own on a MariaDB server${noMariadb ? ` (skipped: ${noMariadb})` : ''}`,
+  () => {
+    ownTable(openMariadb, RUNS, 'mysql');
+  },
+);
+
+// Fewer runs: each page is a round trip to the emulator, each load a read-write transaction.
+const noSpanner = spannerSkipReason();
+describe.skipIf(noSpanner !== undefined)(
+  `a table of your own on the Spanner emulator${noSpanner ? ` (skipped: ${noSpanner})` : ''}`,
+  () => {
+    ownTable(openSpanner, Math.ceil(RUNS / 5), 'spanner');
   },
 );
