@@ -44,7 +44,7 @@ import {
   table,
   walk,
 } from '../support/own-table-books.js';
-import { booksOn } from '../support/own-table-dialects.js';
+import { booksOn, OWN_COLUMNS, writeRows } from '../support/own-table-dialects.js';
 import { openSpanner, spannerSkipReason } from '../support/spanner-database.js';
 import {
   mariadbSkipReason,
@@ -156,6 +156,46 @@ function ownTable(open: () => Promise<TestDatabase>, runs: number, dialect: SqlD
     }
     expect(compared).toBe(2 * 6 * instantLiterals.length * 2);
   });
+
+  it('lays out and writes a table of its own: createTable, insert, suggestIndexes', async () => {
+    // The dialect's default column types, created and written by listkit this time.
+    const written = sqlTable(schema, {
+      table: `${table.name.replace(/["`]/g, '')}_w`,
+      dialect,
+      document: false,
+      columns: OWN_COLUMNS,
+    });
+    const resources = [
+      { id: '1', title: 'é', published: '2024-01-01T00:00:00.123456789Z', pages: '-3' },
+      { id: '2', title: 'E', published: '1969-12-31T23:59:59.999999999Z', rating: 0.1 },
+      { id: '4', inPrint: false, author: 'a b', weight: -2.5, updated: '0001-01-01T00:00:00Z' },
+      { id: '5', inPrint: true, title: '', updated: '9999-12-31T23:59:59.999999Z' },
+      { id: '9007199254740993', genre: 'POETRY', tags: ['a', ''], labels: { env: 'prod' } },
+    ];
+    const ddl = [written.createTable(), ...suggestIndexes(written, { orderings: ORDERINGS })];
+    for (const statement of ddl) await db.exec(statement);
+    try {
+      await writeRows(db, written, resources);
+      const collection = new Collection<object>(schema, { pageTokens: codec });
+      const sql = (r: ListRequest) =>
+        listFromSql<object>(r, { table: written, pageTokens: codec, run: db.run });
+      const all = await sql({ pageSize: 10 });
+      // PostgreSQL's timestamptz keeps microseconds: the rows as read back are the resources.
+      if (dialect !== 'postgres') expect(all.items).toEqual(resources);
+      for (const r of all.items) collection.put(r);
+      for (const orderBy of ORDERINGS.filter((o) => !o.includes('genre desc'))) {
+        const request = { orderBy, pageSize: 2, filter: 'published < "2024-01-01T00:00:00.2Z"' };
+        const expected = await walk([(r: ListRequest) => collection.list(r)], request);
+        const actual = await walk([sql], request);
+        expect(
+          actual.map((p) => p.items),
+          orderBy,
+        ).toEqual(expected.map((p) => p.items));
+      }
+    } finally {
+      await db.exec(`DROP TABLE IF EXISTS ${written.name}`);
+    }
+  }, 600_000);
 
   it('reads rows as the engine would: microseconds, labels, exact int64 and doubles', async () => {
     const [resource] = await loadBooks(db, [

@@ -40,7 +40,8 @@ const ORDER = [
   'inPrint',
 ] as const;
 
-const COLUMNS = {
+/** Each field's column, by the books table's names (the dialect's default types). */
+export const OWN_COLUMNS = {
   id: 'id',
   title: 'title',
   author: 'author',
@@ -155,7 +156,7 @@ export function booksOn(dialect: SqlDialectName): BooksOn {
     table: TABLE,
     dialect,
     document: false,
-    columns: { ...COLUMNS, ...TYPES[dialect] },
+    columns: { ...OWN_COLUMNS, ...TYPES[dialect] },
   });
   const form = FORM[dialect];
   const insert = `INSERT INTO ${table.name} (${table.insertColumns.join(', ')}) VALUES (${INSERT_VALUES[dialect]})`;
@@ -174,4 +175,24 @@ export function booksOn(dialect: SqlDialectName): BooksOn {
       return (await db.query(select)).map((row) => table.readRow(row));
     },
   };
+}
+
+/**
+ * Writes resources with `table.insert` (the dialect's own placeholders) through each driver: the
+ * statement is already in the engine's form, so it bypasses `db.query` (which writes `$n`).
+ */
+export async function writeRows(db: TestDatabase, table: SqlTable, resources: object[]) {
+  if (db.load) return db.load(table, resources);
+  for (const resource of resources) {
+    const { text, params } = table.insert(resource);
+    if (db.dialect === 'sqlite') {
+      (db.driver as { prepare(sql: string): { run(...p: unknown[]): unknown } })
+        .prepare(text)
+        .run(...params);
+    } else if (db.dialect === 'mysql') {
+      await (db.driver as { execute(sql: string, p: unknown[]): Promise<unknown> }).execute(text, [
+        ...params,
+      ]);
+    } else await db.query(text, params);
+  }
 }

@@ -18,7 +18,10 @@ export function ownTable(
     throw new TypeError('documentType is for the document layout, not a table of your own');
   }
   const required = new Set([...(options.required ?? []), schema.key]);
-  const declared = new Map(Object.entries(options.columns ?? {}));
+  // An entry set to undefined is no entry (as an absent property).
+  const declared = new Map(
+    Object.entries(options.columns ?? {}).filter(([, spec]) => spec !== undefined),
+  );
   if (!declared.has(schema.key)) declared.set(schema.key, {});
   const columns: SqlColumn[] = [];
   const inexact: SqlInexactColumn[] = [];
