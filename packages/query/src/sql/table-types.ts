@@ -95,8 +95,10 @@ export interface SqlTableOptions {
   table: string;
   /**
    * The database the table lives in (default `'postgres'`: PostgreSQL and PGlite; `'sqlite'`:
-   * SQLite 3.38+). Statements, DDL and rows are written in its SQL; what it cannot decide
-   * exactly is left to the residual (docs/sql.md, "Dialects").
+   * SQLite 3.38+; `'mysql'`: MySQL 8 and MariaDB 10.11+; `'spanner'`: Cloud Spanner).
+   * Statements, DDL and rows are written in its SQL; what it cannot decide exactly is left to
+   * the residual (docs/sql.md, "Dialects"), and a column of your own it cannot hold exactly is
+   * refused when the table is declared.
    *
    * @example
    * ```ts
