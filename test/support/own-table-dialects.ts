@@ -9,6 +9,7 @@ import {
   GENRE_TYPE,
   loadBooks,
   table as postgresTable,
+  ROW_ORDER,
   schema,
   TABLE,
 } from './own-table-books.js';
@@ -24,21 +25,6 @@ export interface BooksOn {
   /** Replaces the rows (raw SQL) and returns the resources as the engine holds them. */
   load(db: TestDatabase, rows: readonly Record<string, string | null>[]): Promise<object[]>;
 }
-
-const ORDER = [
-  'id',
-  'title',
-  'author',
-  'published',
-  'updated',
-  'pages',
-  'rating',
-  'weight',
-  'genre',
-  'tags',
-  'labels',
-  'inPrint',
-] as const;
 
 /** Each field's column, by the books table's names (the dialect's default types). */
 export const OWN_COLUMNS = {
@@ -132,7 +118,7 @@ const TYPES: Readonly<Record<Exclude<SqlDialectName, 'postgres'>, object>> = {
 };
 
 function rowParams(form: RowForm, row: Record<string, string | null>): (string | null)[] {
-  return ORDER.map((key) => {
+  return ROW_ORDER.map((key) => {
     const value = row[key] ?? null;
     if (value === null) return null;
     if (key === 'published' || key === 'updated') return form.nanos(nanosOf(value));
