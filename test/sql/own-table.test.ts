@@ -17,10 +17,12 @@
 import {
   Collection,
   compileFilter,
+  defineSchema,
   ListkitError,
   type ListPage,
   type ListRequest,
   parseOrderBy,
+  t,
 } from '@listkit/query';
 import {
   listFromSql,
@@ -196,6 +198,49 @@ function ownTable(open: () => Promise<TestDatabase>, runs: number, dialect: SqlD
       await db.exec(`DROP TABLE IF EXISTS ${written.name}`);
     }
   }, 600_000);
+
+  it.skipIf(dialect === 'postgres')(
+    'holds durations as nanoseconds, filtered and ordered as in memory',
+    async () => {
+      const durations = defineSchema({ key: 'id', fields: { id: t.int64(), ttl: t.duration() } });
+      const timers = sqlTable(durations, {
+        table: `${table.name.replace(/["`]/g, '')}_d`,
+        dialect,
+        document: false,
+        columns: { id: 'id', ttl: 'ttl' },
+      });
+      const resources = [
+        { id: '1', ttl: '-1.500s' },
+        { id: '2', ttl: '0s' },
+        { id: '3', ttl: '315576000000.999999999s' },
+        { id: '4', ttl: '-315576000000s' },
+        { id: '5' },
+        { id: '6', ttl: '0.000000001s' },
+      ];
+      await db.exec(timers.createTable());
+      try {
+        await writeRows(db, timers, resources);
+        const collection = new Collection<object>(durations, { pageTokens: codec });
+        for (const r of resources) collection.put(r);
+        const sql = (r: ListRequest) =>
+          listFromSql<object>(r, { table: timers, pageTokens: codec, run: db.run });
+        for (const filter of ['', 'ttl > "0s"', 'ttl <= "-1.5s"', 'ttl != "0.000000001s"']) {
+          for (const orderBy of ['ttl', 'ttl desc']) {
+            const request = { filter, orderBy, pageSize: 2 };
+            const expected = await walk([(r: ListRequest) => collection.list(r)], request);
+            const actual = await walk([sql, (r: ListRequest) => collection.list(r)], request);
+            expect(
+              actual.map((p) => p.items),
+              `${filter} / ${orderBy}`,
+            ).toEqual(expected.map((p) => p.items));
+          }
+        }
+      } finally {
+        await db.exec(`DROP TABLE IF EXISTS ${timers.name}`);
+      }
+    },
+    600_000,
+  );
 
   it('reads rows as the engine would: microseconds, labels, exact int64 and doubles', async () => {
     const [resource] = await loadBooks(db, [
