@@ -63,6 +63,13 @@ describe('the SQLite dialect', () => {
     expect(own('real')).toThrow(/cannot be stored as real in sqlite/);
   });
 
+  it('writes an infinite double parameter as a literal SQLite reads as infinity', () => {
+    // CAST('-Infinity' AS REAL) is 0: a keyset cursor at -Infinity looped (own-table.test.ts).
+    expect(sqliteDialect.paramValue('-Infinity', 'float8')).toBe('-9e999');
+    expect(sqliteDialect.paramValue('Infinity', 'float8')).toBe('9e999');
+    expect(sqliteDialect.paramValue('0.1', 'float8')).toBe('0.1');
+  });
+
   it('reads a table of your own with qualified names, nanoseconds as 22-digit text', () => {
     const table = sqlTable(schema, {
       table: 'r',

@@ -64,6 +64,9 @@ export const sqliteDialect: SqlDialect = {
         return value === 'true' ? '1' : '0';
       case 'nanos':
         return sqliteNanosText(value);
+      case 'float8':
+        // CAST('Infinity' AS REAL) is 0 in SQLite; an overflowing literal is its infinity.
+        return value === 'Infinity' ? '9e999' : value === '-Infinity' ? '-9e999' : value;
       case 'jsonkey':
         return `$.${JSON.stringify(value)}`;
       default:
