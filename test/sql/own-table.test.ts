@@ -185,7 +185,7 @@ function ownTable(open: () => Promise<TestDatabase>, runs: number, dialect: SqlD
       // PostgreSQL's timestamptz keeps microseconds: the rows as read back are the resources.
       if (dialect !== 'postgres') expect(all.items).toEqual(resources);
       for (const r of all.items) collection.put(r);
-      for (const orderBy of ORDERINGS.filter((o) => !o.includes('genre desc'))) {
+      for (const orderBy of ORDERINGS) {
         const request = { orderBy, pageSize: 2, filter: 'published < "2024-01-01T00:00:00.2Z"' };
         const expected = await walk([(r: ListRequest) => collection.list(r)], request);
         const actual = await walk([sql], request);
@@ -303,6 +303,23 @@ describe('a table of your own: the plan', () => {
     expect(p.text).toContain(`to_char("published" AT TIME ZONE 'UTC'`);
     expect(p.text).not.toContain('resource');
     expect(p.exact).toBe(false);
+  });
+
+  it('continues an ordering by an enum held as text from its declared index', () => {
+    // The CASE orders by the index: the cursor is compared as an integer, not as text (which
+    // PostgreSQL refuses: integer > text).
+    const textGenre = sqlTable(schema, {
+      table: 'b',
+      document: false,
+      columns: { genre: 'genre' },
+    });
+    const p = planListQuery(textGenre, {
+      filter: compileFilter('', schema),
+      order: parseOrderBy('genre', schema),
+      pageSize: 1,
+      cursor: [2, { i: '5' }],
+    });
+    expect(p.text).toContain(`WHEN 'SCIENCE' THEN 3 END) > $1::integer`);
   });
 
   it('refuses an ordering it cannot page exactly', () => {
