@@ -181,6 +181,17 @@ function otherEngine(
     );
   });
 
+  it('reads doubles exactly through the builder (MariaDB: its text protocol)', async () => {
+    const run: SqlRunner = (_statements, plan) => select(db, drizzlePage(plan!));
+    const rating = '9.987849445826793'; // MariaDB's text protocol wrote it as …791
+    await books.load(db, [{ id: '1', rating }]);
+    const page = await listFromSql<{ rating?: number }>(
+      { pageSize: 5 },
+      { table: derived.table, pageTokens: codec, run },
+    );
+    expect(page.items.map((b) => b.rating)).toEqual([Number(rating)]);
+  });
+
   it('lists each page through Drizzle as the in-memory Collection does', async () => {
     const run: SqlRunner = (_statements, plan) => select(db, drizzlePage(plan!));
     await drizzleProperty(derived, (rows) => books.load(db, rows), run);

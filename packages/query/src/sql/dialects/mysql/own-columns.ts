@@ -43,6 +43,9 @@ const pieces: OwnColumnPieces = {
   falseValue: '0',
   // 0 and 1 as the engine's text; anything else as it is, which readRow refuses.
   boolSelect: (ref) => `CASE ${ref} WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE ${ref} END`,
+  // As text: MariaDB's text protocol (what query builders send) writes some doubles short of
+  // round-trip (9.987849445826793 read as …791); CAST(… AS CHAR) is exact on either protocol.
+  doubleSelect: (ref) => ({ select: `CAST(${ref} AS CHAR)` }),
   nanosBias: 0n,
 };
 
