@@ -157,7 +157,7 @@ function ownTable(open: () => Promise<TestDatabase>, runs: number, dialect: SqlD
       }
     }
     expect(compared).toBe(2 * 6 * instantLiterals.length * 2);
-  });
+  }, 600_000); // 648 statements: a minute on the Spanner emulator at load 12
 
   it('lays out and writes a table of its own: createTable, insert, suggestIndexes', async () => {
     // The dialect's default column types, created and written by listkit this time.
