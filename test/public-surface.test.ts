@@ -154,6 +154,8 @@ const SURFACE: Record<string, string[]> = {
     'MAX_PUSHDOWN_REGEX_SIZE',
     'Mysql2Connection',
     'Mysql2Pool',
+    'OwnColumnInput',
+    'OwnColumnSql',
     'PatternPiece',
     'PgClient',
     'PgPool',

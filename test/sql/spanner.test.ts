@@ -134,16 +134,16 @@ describe.skipIf(skip !== undefined)(
       expect((error as ListkitError).code).toBe('query_timeout');
     }, 60_000);
 
-    it('refuses a table of its own when declared', () => {
+    it('refuses, when declared, a column of your own it cannot hold exactly', () => {
       expect(() =>
         sqlTable(forwardingRuleSchema, {
           table: 'rules',
           dialect: 'spanner',
           document: false,
-          columns: {},
+          columns: { creationTimestamp: { type: 'timestamptz' } },
         }),
-      ).toThrow(/not supported in spanner/);
-      expect(sqlDialect('spanner').capabilities.ownTables).toBe(false);
+      ).toThrow('cannot be stored as timestamptz in spanner: use numeric');
+      expect(sqlDialect('spanner').capabilities.ownColumnTypes.timestamp).toEqual(['numeric']);
     });
   },
 );

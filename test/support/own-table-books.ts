@@ -220,30 +220,32 @@ export const RUNS = Number(process.env.LISTKIT_SQL_RUNS ?? 150);
 /** The rows as a planned statement selects them: each column as canonical text, under its name. */
 export const SELECT = `SELECT ${table.columns.map((c) => `${c.select} AS ${c.name}`).join(', ')} FROM ${TABLE}`;
 
+/** The fields of a generated row, in the order of every INSERT's placeholders. */
+export const ROW_ORDER = [
+  'id',
+  'title',
+  'author',
+  'published',
+  'updated',
+  'pages',
+  'rating',
+  'weight',
+  'genre',
+  'tags',
+  'labels',
+  'inPrint',
+] as const;
+
 /** Replaces the rows (raw SQL) and returns the resources as PostgreSQL holds them. */
 export async function loadBooks(
   db: TestDatabase,
   rows: readonly Record<string, string | null>[],
 ): Promise<object[]> {
   await db.exec(`DELETE FROM ${TABLE}`);
-  const order = [
-    'id',
-    'title',
-    'author',
-    'published',
-    'updated',
-    'pages',
-    'rating',
-    'weight',
-    'genre',
-    'tags',
-    'labels',
-    'inPrint',
-  ];
   for (const r of rows)
     await db.query(
       INSERT,
-      order.map((k) => r[k] ?? null),
+      ROW_ORDER.map((k) => r[k] ?? null),
     );
   return (await db.query(SELECT)).map((row) => table.readRow(row));
 }

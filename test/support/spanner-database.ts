@@ -125,6 +125,7 @@ export async function openSpanner(): Promise<TestDatabase & { database: Database
       });
       await write([{ sql: `DELETE FROM ${table.name} WHERE TRUE`, params: {} }, ...inserts]);
     },
+    writeAll: (statements) => write(statements.map((s) => named(s.text, s.params))),
     run,
     runOneQuery: run,
     close: async () => {

@@ -33,6 +33,10 @@ export interface TestDatabase {
   readonly driver: unknown;
   /** Replaces a table's rows, where one multi-row INSERT with bare `$n` does not do (Spanner). */
   load?(table: SqlTable, resources: object[]): Promise<void>;
+  /** Writes statements (`$n` placeholders) in one transaction, where one each is slow (Spanner). */
+  writeAll?(
+    statements: readonly { text: string; params: readonly (string | null)[] }[],
+  ): Promise<void>;
 }
 
 export async function openPglite(): Promise<TestDatabase> {

@@ -4,6 +4,8 @@
 export type {
   AddParameter,
   JsonSql,
+  OwnColumnInput,
+  OwnColumnSql,
   PatternPiece,
   SqlDialect,
   SqlDialectCapabilities,

@@ -46,41 +46,86 @@ export interface DrizzleListTable {
   readonly table: SqlTable;
 }
 
-// The dialect of a Drizzle column, by its class's prefix (MySql: 'mysql' once that dialect exists).
+// The dialect of a Drizzle column, by its class's prefix.
 const DIALECT_OF: readonly (readonly [prefix: string, dialect: SqlDialectName])[] = [
   ['Pg', 'postgres'],
   ['SQLite', 'sqlite'],
+  ['MySql', 'mysql'],
 ];
 
 type Derived = { readonly kind: FieldType; readonly type: SqlColumnType };
 
-// A column's SQL type (precision and length removed) → its field kind and column type.
-const KIND_OF_SQL_TYPE: Readonly<Record<string, Derived>> = {
-  text: { kind: t.string(), type: 'text' },
-  varchar: { kind: t.string(), type: 'varchar' },
-  char: { kind: t.string(), type: 'varchar' },
-  bigint: { kind: t.int64(), type: 'bigint' },
-  bigserial: { kind: t.int64(), type: 'bigint' },
-  integer: { kind: t.int64(), type: 'integer' },
-  serial: { kind: t.int64(), type: 'integer' },
-  smallint: { kind: t.int64(), type: 'integer' },
-  smallserial: { kind: t.int64(), type: 'integer' },
-  'double precision': { kind: t.double(), type: 'double precision' },
-  numeric: { kind: t.double(), type: 'numeric' },
-  boolean: { kind: t.bool(), type: 'boolean' },
-  'timestamp with time zone': { kind: t.timestamp(), type: 'timestamptz' },
-  timestamp: { kind: t.timestamp(), type: 'timestamp' },
-  // SQLite's storage classes.
-  real: { kind: t.double(), type: 'double precision' },
+/**
+ * A column's SQL type (precision and length removed) → its field kind and column type, per
+ * dialect. A type that holds several kinds (JSON: a map or a list; MySQL's DECIMAL and SQLite's
+ * text: nanosecond timestamps and durations too) takes the kind given in `options.fields`.
+ */
+const KIND_OF_SQL_TYPE: Readonly<
+  Record<Exclude<SqlDialectName, 'spanner'>, Readonly<Record<string, Derived>>>
+> = {
+  postgres: {
+    text: { kind: t.string(), type: 'text' },
+    varchar: { kind: t.string(), type: 'varchar' },
+    char: { kind: t.string(), type: 'varchar' },
+    bigint: { kind: t.int64(), type: 'bigint' },
+    bigserial: { kind: t.int64(), type: 'bigint' },
+    integer: { kind: t.int64(), type: 'integer' },
+    serial: { kind: t.int64(), type: 'integer' },
+    smallint: { kind: t.int64(), type: 'integer' },
+    smallserial: { kind: t.int64(), type: 'integer' },
+    'double precision': { kind: t.double(), type: 'double precision' },
+    numeric: { kind: t.double(), type: 'numeric' },
+    boolean: { kind: t.bool(), type: 'boolean' },
+    'timestamp with time zone': { kind: t.timestamp(), type: 'timestamptz' },
+    timestamp: { kind: t.timestamp(), type: 'timestamp' },
+  },
+  sqlite: {
+    text: { kind: t.string(), type: 'text' },
+    integer: { kind: t.int64(), type: 'integer' },
+    real: { kind: t.double(), type: 'real' },
+  },
+  mysql: {
+    varchar: { kind: t.string(), type: 'varchar' },
+    char: { kind: t.string(), type: 'varchar' },
+    text: { kind: t.string(), type: 'varchar' },
+    tinytext: { kind: t.string(), type: 'varchar' },
+    mediumtext: { kind: t.string(), type: 'varchar' },
+    longtext: { kind: t.string(), type: 'varchar' },
+    varbinary: { kind: t.string(), type: 'varbinary' },
+    bigint: { kind: t.int64(), type: 'bigint' },
+    serial: { kind: t.int64(), type: 'bigint' },
+    int: { kind: t.int64(), type: 'integer' },
+    mediumint: { kind: t.int64(), type: 'integer' },
+    smallint: { kind: t.int64(), type: 'integer' },
+    tinyint: { kind: t.int64(), type: 'integer' },
+    double: { kind: t.double(), type: 'double' },
+    real: { kind: t.double(), type: 'double' },
+    boolean: { kind: t.bool(), type: 'boolean' },
+  },
+};
+
+/** Drizzle column classes whose SQL type says less than the class (SQLite's integer modes). */
+const BY_CLASS: Readonly<Record<string, Derived | string>> = {
+  SQLiteBoolean: { kind: t.bool(), type: 'integer' },
+  SQLiteTimestamp: 'seconds or milliseconds, not the nanoseconds a timestamp needs',
+};
+
+/** SQL types that hold a kind only `options.fields` can name, and the kinds they take. */
+const GIVEN_KIND: Readonly<Record<string, string>> = {
+  jsonb: 'a map or a repeated field',
+  json: 'a map or a repeated field',
+  decimal: 'a timestamp or a duration (DECIMAL(21,0) nanoseconds)',
 };
 
 /**
  * Describes a list over a Drizzle table once: the listkit schema and the column map are
- * derived from the table (`pgTable`, `sqliteTable`): each property becomes a field of the same
- * name, read from its column (text and varchar → string, bigint and integer → int64, double and
- * numeric → double, boolean → bool, timestamps → timestamp, enums → enum with the column's
- * values). `jsonb` columns need their kind in `options.fields`; a type without a listkit kind
- * throws unless the property is in `options.omit`. Plan pages with `listFromSql` and the
+ * derived from the table (`pgTable`, `mysqlTable`, `sqliteTable`): each property becomes a field
+ * of the same name, read from its column (text, varchar and varbinary → string, bigint and
+ * integer → int64, double, real and PostgreSQL's numeric → double, boolean → bool, PostgreSQL
+ * timestamps → timestamp, enums → enum with the column's values). JSON columns need their kind
+ * in `options.fields` (a map or a repeated field), and so do MySQL `decimal` columns and SQLite
+ * `text` columns that hold timestamps or durations as the dialect's nanoseconds; a type without
+ * a listkit kind throws unless the property is in `options.omit`. Plan pages with `listFromSql` and the
  * returned `table`, and build them with `drizzlePage`.
  *
  * @example
@@ -108,7 +153,7 @@ export function drizzleListTable(
   )) {
     if (omit.has(property)) continue;
     dialect ??= dialectOf(column, name);
-    const derived = derive(column, options.fields?.[property], `${name}.${column.name}`);
+    const derived = derive(column, dialect, options.fields?.[property], `${name}.${column.name}`);
     fields[property] = options.fields?.[property] ?? derived.kind;
     columns[property] = { name: column.name, type: derived.type };
     if (column.primary && options.key === undefined) key = property;
@@ -143,24 +188,46 @@ function dialectOf(column: Column, table: string): SqlDialectName {
   return found[1];
 }
 
-function derive(column: Column, given: FieldType | undefined, where: string): Derived {
-  const sqlType = column.getSQLType();
+function derive(
+  column: Column,
+  dialect: SqlDialectName,
+  given: FieldType | undefined,
+  where: string,
+): Derived {
+  const sqlType = column.getSQLType().replace(/\s*\([^)]*\)/g, '');
   const values = column.enumValues as readonly string[] | undefined;
+  const byClass = BY_CLASS[column.columnType];
+  if (typeof byClass === 'string') {
+    throw new TypeError(`${where} holds ${byClass}: leave it out with options.omit`);
+  }
+  if (byClass) return byClass;
   if (column.columnType.includes('Enum')) return { kind: t.enum(values ?? []), type: 'enum' };
-  if (values && values.length > 0) return { kind: t.enum(values), type: 'text' };
-  if (sqlType === 'jsonb' || sqlType === 'json') {
-    if (!given || (given.kind !== 'map' && given.kind !== 'repeated')) {
+  const table = dialect === 'spanner' ? {} : KIND_OF_SQL_TYPE[dialect];
+  const derived = Object.hasOwn(table, sqlType) ? table[sqlType] : undefined;
+  if (values && values.length > 0 && derived?.kind.kind === 'string') {
+    return { kind: t.enum(values), type: derived.type };
+  }
+  const needs = column.columnType === 'SQLiteTextJson' ? GIVEN_KIND.json : GIVEN_KIND[sqlType];
+  if (needs) {
+    if (!given) {
       throw new TypeError(
-        `${where} is ${sqlType}: say in options.fields whether it holds a map or a repeated field`,
+        `${where} is ${sqlType}: say in options.fields whether it holds ${needs}`,
       );
     }
-    return { kind: given, type: 'jsonb' };
+    // The kind given; sqlTable refuses a kind this column type cannot hold.
+    return { kind: given, type: givenType(dialect, sqlType) };
   }
-  const derived = KIND_OF_SQL_TYPE[sqlType.replace(/\s*\([^)]*\)/g, '')];
   if (!derived) {
     throw new TypeError(
-      `${where} is ${sqlType}, which no listkit field kind compares exactly: leave it out with options.omit`,
+      `${where} is ${column.getSQLType()}, which no listkit field kind compares exactly: leave it out with options.omit`,
     );
   }
-  return derived;
+  return given ? { kind: given, type: derived.type } : derived;
+}
+
+/** The column type of a SQL type that holds a kind `options.fields` names. */
+function givenType(dialect: SqlDialectName, sqlType: string): SqlColumnType {
+  if (dialect === 'postgres') return 'jsonb';
+  if (dialect === 'sqlite') return 'text';
+  return sqlType === 'decimal' ? 'decimal' : 'json';
 }

@@ -1,3 +1,4 @@
+import type { FieldType } from '../schema/field-type.js';
 import type { SqlStatement } from './sql-statement.js';
 
 // The seam between the planner and a database's SQL, after Kysely's dialect split: this file is
@@ -75,6 +76,18 @@ export interface SqlDialectCapabilities {
   readonly statementTimeout: boolean;
   /** Tables of your own (`document: false`) are supported. */
   readonly ownTables: boolean;
+  /**
+   * In a table of your own, the column types each field kind may have here, the first the
+   * default: only types that hold and order the kind's values as the in-memory engine does
+   * (a kind missing has none, and `sqlTable` refuses it in `columns`).
+   */
+  readonly ownColumnTypes: Readonly<Partial<Record<FieldType['kind'], readonly SqlColumnType[]>>>;
+  /**
+   * An index can be built on an expression (`COALESCE(x, '')`, a cast): `suggestIndexes` gives
+   * one for an ordering of a table of your own that reads one. MariaDB and Spanner index
+   * columns only: such orderings get no index.
+   */
+  readonly expressionIndexes: boolean;
   /** The document column types `sqlTable` accepts; the first is the default. */
   readonly documentTypes: readonly string[];
   /**
@@ -189,6 +202,16 @@ export interface SqlDialect {
    */
   tableDefinition?(table: string, lines: readonly string[], key: string): string;
   /**
+   * How a column of a table of your own is read: its comparable value, its sort value and the
+   * text the statement selects, in this engine's SQL (see {@link OwnColumnInput}).
+   */
+  ownColumn(input: OwnColumnInput): OwnColumnSql;
+  /**
+   * The DDL type `createTable` declares for a column of your own of this type; undefined when
+   * the engine needs it declared apart (a PostgreSQL enum type).
+   */
+  ownColumnType(type: FieldType, storage: SqlColumnType): string | undefined;
+  /**
    * The placeholder of a value the documented insert writes into a column compared as `type`,
    * where the engine does not infer it from the column (Spanner, whose runner binds STRING);
    * without it the insert writes bare placeholders.
@@ -240,3 +263,97 @@ export interface JsonSql {
    */
   notAmong?(expr: string, jsons: readonly string[]): string;
 }
+
+/**
+ * One column of a table of your own, as {@link SqlDialect.ownColumn} reads it.
+ *
+ * @example
+ * ```ts
+ * const input: OwnColumnInput = {
+ *   type: t.string(), storage: 'text', table: '"books"', column: '"title"', nullable: true,
+ *   note: (reason) => console.log(reason),
+ * };
+ * sqlDialect('sqlite').ownColumn(input).value; // `COALESCE("books"."title", '') COLLATE BINARY`
+ * ```
+ */
+export interface OwnColumnInput {
+  /** The field's type. */
+  readonly type: FieldType;
+  /** The column's type, one of the dialect's {@link SqlDialectCapabilities.ownColumnTypes}. */
+  readonly storage: SqlColumnType;
+  /** The quoted table. */
+  readonly table: string;
+  /** The quoted column. */
+  readonly column: string;
+  /** Whether the column may be NULL (unset). */
+  readonly nullable: boolean;
+  /** Records where the column's SQL semantics differ from the engine's (`table.inexact`). */
+  readonly note: (reason: string) => void;
+}
+
+/**
+ * How a column of a table of your own is read (see {@link SqlDialect.ownColumn}).
+ *
+ * @example
+ * ```ts
+ * const { value, select } = sqlDialect('mysql').ownColumn(input);
+ * ```
+ */
+export interface OwnColumnSql {
+  /** The field's value as filters compare it. */
+  readonly value: string;
+  /** The expression ORDER BY and the keyset condition use. */
+  readonly sortValue: string;
+  /** Whether {@link sortValue} can be NULL. */
+  readonly sortNullable: boolean;
+  /** What the statement selects under the column's name. */
+  readonly select: string;
+  /**
+   * The selected value as the field's JSON form, where the column holds another (nanoseconds,
+   * Spanner's `inf`); `path` names the field in errors. Without it the value is read as it is.
+   */
+  readonly decode?: (raw: unknown, path: string) => unknown;
+}
+
+/**
+ * The type of a column in a table of your own, by dialect (the first of each kind is its
+ * default; docs/sql.md, "Your own table", has the table):
+ *
+ * - PostgreSQL: `text`/`varchar` (strings, enums), `bigint`/`integer`/`numeric` (int64),
+ *   `double precision`/`numeric` (double), `boolean`, `timestamptz`/`timestamp` (timestamps,
+ *   UTC), `enum` (a PostgreSQL enum type, for enum fields), `jsonb` (maps and repeated fields);
+ * - SQLite: `text` (strings, enums, maps and lists as JSON, timestamps and durations as 22-digit
+ *   nanosecond text), `integer` (int64, bools 0/1), `real` (double);
+ * - MySQL/MariaDB: `varbinary`/`varchar` (strings, enums), `enum` (a MySQL ENUM), `bigint`/
+ *   `integer` (int64), `double`, `boolean`, `decimal` (timestamps and durations as DECIMAL(21,0)
+ *   nanoseconds), `json` (maps and lists);
+ * - Spanner: `string`, `int64`, `float64`, `bool`, `numeric` (timestamps and durations as
+ *   nanoseconds), `json`.
+ *
+ * @example
+ * ```ts
+ * const type: SqlColumnType = 'timestamptz';
+ * sqlTable(schema, { table: 'books', document: false, columns: { published: { type } } });
+ * ```
+ */
+export type SqlColumnType =
+  | 'text'
+  | 'varchar'
+  | 'bigint'
+  | 'integer'
+  | 'numeric'
+  | 'double precision'
+  | 'boolean'
+  | 'timestamptz'
+  | 'timestamp'
+  | 'enum'
+  | 'jsonb'
+  | 'real'
+  | 'varbinary'
+  | 'double'
+  | 'decimal'
+  | 'json'
+  | 'string'
+  | 'int64'
+  | 'float64'
+  | 'bool';

@@ -191,7 +191,7 @@ export function sqlTypeOf(type: FieldType): SqlColumn['sqlType'] {
 }
 
 /** A field value as its column's text; null for "no value". Throws on a value of the wrong type. */
-function encode(column: SqlColumn, value: unknown): string | null {
+export function encode(column: SqlColumn, value: unknown): string | null {
   const { type, path } = column;
   const wrong = (what: string): never => {
     throw new TypeError(`${path} must be ${what}, not ${JSON.stringify(value)}`);
@@ -244,7 +244,7 @@ function encode(column: SqlColumn, value: unknown): string | null {
 }
 
 /** Rejects text PostgreSQL cannot store exactly (U+0000, lone surrogates) anywhere in a value. */
-function checkStorable(value: unknown, where: string): void {
+export function checkStorable(value: unknown, where: string): void {
   if (typeof value === 'string') {
     if (!isStorableText(value))
       throw new TypeError(

@@ -141,22 +141,27 @@ const mismatch = () =>
   );
 
 function castOf(column: SqlColumn): SqlParamType {
-  switch (column.storage) {
-    case undefined:
-      if (column.sqlType === 'double precision') return 'float8';
-      if (column.sqlType === 'numeric') return 'nanos';
-      return column.sqlType as SqlParamType;
-    case 'text':
-    case 'varchar':
+  const { storage } = column;
+  if (storage === undefined) {
+    if (column.sqlType === 'double precision') return 'float8';
+    if (column.sqlType === 'numeric') return 'nanos';
+    return column.sqlType as SqlParamType;
+  }
+  // A table of your own: by the field's kind (storage names differ by dialect).
+  switch (column.type.kind) {
+    case 'string':
       return 'text';
     case 'enum':
       return 'integer'; // the declared index the CASE orders by
-    case 'double precision':
+    case 'double':
       return 'float8';
-    case 'numeric':
-      return column.type.kind === 'double' ? 'float8' : 'numeric';
+    case 'int64':
+      return storage === 'numeric' || storage === 'integer' ? storage : 'bigint';
+    case 'bool':
+      return 'boolean';
     default:
-      return column.storage as SqlParamType;
+      // Timestamps: PostgreSQL's microsecond types, or nanoseconds.
+      return storage === 'timestamptz' || storage === 'timestamp' ? storage : 'nanos';
   }
 }
 
@@ -185,6 +190,11 @@ function cursorText(column: SqlColumn, value: Exclude<SortValue, null>): string 
       break;
     case 'bool':
       if (value === 0 || value === 1) return value === 1 ? 'true' : 'false';
+      break;
+    case 'timestamp':
+    case 'duration':
+      // A column of your own holding nanoseconds (PostgreSQL's microsecond types are above).
+      if (Array.isArray(value)) return nanosText(value[0], value[1]);
       break;
   }
   if (column.storage !== undefined) throw mismatch();

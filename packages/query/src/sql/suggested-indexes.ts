@@ -53,14 +53,21 @@ export function suggestIndexes(table: SqlTable, options: SuggestIndexesOptions =
     const columns = orderColumns(table, order);
     // A PostgreSQL enum's cast to text is not immutable: no index on the CASE that orders it.
     if (columns.some(({ column }) => column.storage === 'enum')) continue;
-    const terms = columns.map(({ column, descending }) => {
+    // A table of your own orders by expressions (COALESCE, casts, CASE): an expression index,
+    // its names unqualified, where the engine indexes expressions; none where it does not.
+    const indexed = columns.map(({ column }) => {
+      const expr = sortExpression(column).replaceAll(`${table.name}.`, '');
+      return column.storage !== undefined && expr !== column.name ? `(${expr})` : expr;
+    });
+    if (
+      !table.dialect.capabilities.expressionIndexes &&
+      indexed.some((expr, i) => expr !== columns[i]!.column.name)
+    ) {
+      continue;
+    }
+    const terms = columns.map(({ column, descending }, i) => {
       const nulls = nullsClause(table, column, descending);
-      // A table of your own orders by expressions (COALESCE, casts, CASE): an expression index.
-      const expr =
-        column.storage !== undefined && column.sortValue !== column.name
-          ? `(${sortExpression(column)})`
-          : sortExpression(column);
-      return `${expr}${descending ? ' DESC' : ''}${nulls}`;
+      return `${indexed[i]}${descending ? ' DESC' : ''}${nulls}`;
     });
     const signature = terms.join(', ');
     if (seen.has(signature)) continue;

@@ -1,5 +1,5 @@
 import type { FieldType, ResourceSchema } from '../schema/field-type.js';
-import type { SqlDialect, SqlDialectName } from './dialect.js';
+import type { SqlColumnType, SqlDialect, SqlDialectName } from './dialect.js';
 import type { SqlStatement } from './sql-statement.js';
 
 // The public shape of a table layout, shared by both layouts (document-table.ts, own-table.ts).
@@ -31,7 +31,7 @@ export interface SqlColumn {
   /** False when every row has a value (so orderings need no NULLS branches). */
   readonly nullable: boolean;
   /**
-   * In a table of your own (`document: false`), the column's PostgreSQL type as declared in
+   * In a table of your own (`document: false`), the column's type as declared in
    * {@link SqlTableOptions.columns}; undefined in listkit's own layout.
    */
   readonly storage?: SqlColumnType;
@@ -48,35 +48,12 @@ export interface SqlColumn {
   readonly select?: string;
 }
 
-/**
- * The PostgreSQL type of a column in a table of your own: `text`/`varchar` (strings, enums),
- * `bigint`/`integer`/`numeric` (int64), `double precision`/`numeric` (double), `boolean`,
- * `timestamptz`/`timestamp` (timestamps, UTC), `enum` (a PostgreSQL enum type, for enum
- * fields), `jsonb` (maps and repeated fields).
- *
- * @example
- * ```ts
- * const type: SqlColumnType = 'timestamptz';
- * sqlTable(schema, { table: 'books', document: false, columns: { published: { type } } });
- * ```
- */
-export type SqlColumnType =
-  | 'text'
-  | 'varchar'
-  | 'bigint'
-  | 'integer'
-  | 'numeric'
-  | 'double precision'
-  | 'boolean'
-  | 'timestamptz'
-  | 'timestamp'
-  | 'enum'
-  | 'jsonb';
+export type { SqlColumnType } from './dialect.js';
 
 /**
- * One column of a table of your own: its name (default: the path in snake_case) and PostgreSQL
- * type (default by field kind: `text`, `bigint`, `double precision`, `boolean`, `text` for
- * enums, `timestamptz`, `jsonb`).
+ * One column of a table of your own: its name (default: the path in snake_case) and type
+ * (default: the dialect's first for the field kind; PostgreSQL: `text`, `bigint`,
+ * `double precision`, `boolean`, `text` for enums, `timestamptz`, `jsonb`).
  *
  * @example
  * ```ts
@@ -90,7 +67,7 @@ export interface SqlColumnSpec {
 }
 
 /**
- * A column whose PostgreSQL type cannot hold or order the engine's values exactly as the
+ * A column whose type cannot hold or order the engine's values exactly as the
  * in-memory engine does, and what the planner does about it.
  *
  * @example
@@ -118,8 +95,10 @@ export interface SqlTableOptions {
   table: string;
   /**
    * The database the table lives in (default `'postgres'`: PostgreSQL and PGlite; `'sqlite'`:
-   * SQLite 3.38+). Statements, DDL and rows are written in its SQL; what it cannot decide
-   * exactly is left to the residual (docs/sql.md, "Dialects").
+   * SQLite 3.38+; `'mysql'`: MySQL 8 and MariaDB 10.11+; `'spanner'`: Cloud Spanner).
+   * Statements, DDL and rows are written in its SQL; what it cannot decide exactly is left to
+   * the residual (docs/sql.md, "Dialects"), and a column of your own it cannot hold exactly is
+   * refused when the table is declared.
    *
    * @example
    * ```ts
@@ -150,7 +129,7 @@ export interface SqlTableOptions {
   documentType?: 'jsonb' | 'json';
   /**
    * Column names by field path; the default is the path in snake_case (`creation_timestamp`).
-   * In a table of your own, also the column's PostgreSQL type ({@link SqlColumnSpec}).
+   * In a table of your own, also the column's type ({@link SqlColumnSpec}).
    */
   columns?: Readonly<Record<string, string | SqlColumnSpec>>;
   /**
@@ -188,7 +167,7 @@ export interface SqlTable<T = unknown> {
   readonly document: string | undefined;
   /** The document column's type ({@link SqlTableOptions.documentType}); undefined without one. */
   readonly documentType: 'jsonb' | 'json' | undefined;
-  /** The columns whose PostgreSQL type differs from the engine's values, and why. */
+  /** The columns whose SQL type differs from the engine's values, and why. */
   readonly inexact: readonly SqlInexactColumn[];
   /**
    * A row of a planned statement (for a table of your own: each column as text, keyed by column

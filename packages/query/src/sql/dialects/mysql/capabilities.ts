@@ -1,4 +1,5 @@
 import type { SqlDialectCapabilities } from '../../dialect.js';
+import { mysqlOwnColumnTypes } from './own-columns.js';
 
 /** What MySQL 8 and MariaDB 10.11+ decide exactly: see docs/sql.md, "MySQL and MariaDB". */
 export const mysqlCapabilities: SqlDialectCapabilities = {
@@ -13,7 +14,10 @@ export const mysqlCapabilities: SqlDialectCapabilities = {
   jsonContainment: false,
   // MySQL's MAX_EXECUTION_TIME hint, MariaDB's SET STATEMENT max_statement_time … FOR.
   statementTimeout: true,
-  ownTables: false,
+  ownTables: true,
+  ownColumnTypes: mysqlOwnColumnTypes,
+  // MySQL 8.0.13 indexes expressions, MariaDB only columns (one text for both: none).
+  expressionIndexes: false,
   // JSON text in a LONGTEXT column (MariaDB's JSON is LONGTEXT; MySQL's binary JSON would
   // re-serialise every page).
   documentTypes: ['json'],

@@ -109,8 +109,14 @@ describe('the MySQL dialect', () => {
     expect(() => sqlTable(schema, { table: 'r', dialect: 'mysql', documentType: 'jsonb' })).toThrow(
       /documentType must be 'json' in mysql/,
     );
+    // A table of your own: timestamps only as DECIMAL nanoseconds, strings as bytes.
     expect(() =>
-      sqlTable(schema, { table: 'r', dialect: 'mysql', document: false, columns: {} }),
-    ).toThrow(/not supported in mysql/);
+      sqlTable(schema, {
+        table: 'r',
+        dialect: 'mysql',
+        document: false,
+        columns: { created: { type: 'timestamp' } },
+      }),
+    ).toThrow('"created" (timestamp) cannot be stored as timestamp in mysql: use decimal');
   });
 });

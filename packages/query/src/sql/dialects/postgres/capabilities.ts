@@ -1,4 +1,5 @@
 import type { SqlDialectCapabilities } from '../../dialect.js';
+import { postgresOwnColumnTypes } from './own-columns.js';
 
 /** What PostgreSQL (and PGlite) decide exactly: see docs/sql.md, "Dialects". */
 export const postgresCapabilities: SqlDialectCapabilities = {
@@ -9,5 +10,7 @@ export const postgresCapabilities: SqlDialectCapabilities = {
   jsonContainment: true,
   statementTimeout: true,
   ownTables: true,
+  ownColumnTypes: postgresOwnColumnTypes,
+  expressionIndexes: true,
   documentTypes: ['jsonb', 'json'],
 };

@@ -1,6 +1,7 @@
 import type { SqlDialect, SqlParamType } from '../../dialect.js';
 import { escapeLike, quoteIdentifier, quoteLiteral } from '../../sql-text.js';
 import { postgresCapabilities } from './capabilities.js';
+import { postgresOwnColumn, postgresOwnColumnType } from './own-columns.js';
 
 /** PostgreSQL's cast for each parameter type (`nanos`: numeric nanoseconds; `jsonkey`: text). */
 const CAST: Readonly<Record<SqlParamType, string>> = {
@@ -67,6 +68,8 @@ export const postgresDialect: SqlDialect = {
       element: `${alias}.v`,
     }),
   },
+  ownColumn: postgresOwnColumn,
+  ownColumnType: postgresOwnColumnType,
   settings: (timeoutMs) => ({
     text: `SELECT set_config('plan_cache_mode', 'force_custom_plan', true), set_config('statement_timeout', $1::text, true)`,
     params: [String(Math.max(1, Math.floor(timeoutMs)))],

@@ -1,4 +1,5 @@
 import type { SqlDialectCapabilities } from '../../dialect.js';
+import { spannerOwnColumnTypes } from './own-columns.js';
 
 /** What Cloud Spanner (GoogleSQL) decides exactly: see docs/sql.md, "Spanner". */
 export const spannerCapabilities: SqlDialectCapabilities = {
@@ -13,7 +14,10 @@ export const spannerCapabilities: SqlDialectCapabilities = {
   jsonContainment: false,
   // No session setting bounds a statement: the runner gives each page's read a deadline.
   statementTimeout: false,
-  ownTables: false,
+  ownTables: true,
+  ownColumnTypes: spannerOwnColumnTypes,
+  // A secondary index lists columns only.
+  expressionIndexes: false,
   // The resource in a JSON column.
   documentTypes: ['json'],
   // What the emulator and Spanner refuse past (checked on the emulator: docs/sql.md, "Spanner").

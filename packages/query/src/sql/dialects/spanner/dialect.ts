@@ -1,6 +1,10 @@
 import type { SqlDialect, SqlParamType } from '../../dialect.js';
 import { escapeLike } from '../../sql-text.js';
 import { spannerCapabilities } from './capabilities.js';
+import { spannerIdentifier, spannerString } from './literals.js';
+import { spannerOwnColumn, spannerOwnColumnType } from './own-columns.js';
+
+export { spannerIdentifier, spannerString };
 
 /** Which parameters Spanner must be told the type of: the runner binds every value as STRING. */
 const CAST: Partial<Record<SqlParamType, string>> = {
@@ -28,19 +32,6 @@ const COLUMN_TYPE: Readonly<Record<string, string>> = {
   jsonb: 'JSON',
   json: 'JSON',
 };
-
-/** A string constant from a schema (a field name), never from a request: GoogleSQL escapes with `\`. */
-export function spannerString(text: string): string {
-  return `'${text.replace(/[\\']/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}'`;
-}
-
-/** An identifier from code, in backticks; a dotted name (a named schema) quotes each part. */
-export function spannerIdentifier(name: string): string {
-  return name
-    .split('.')
-    .map((part) => `\`${part.replace(/[\\`]/g, (c) => `\\${c}`)}\``)
-    .join('.');
-}
 
 /**
  * `$n` placeholders outside quoted text (GoogleSQL's `'…'`, `"…"` and backticks, with `\`
@@ -159,6 +150,8 @@ export const spannerDialect: SqlDialect = {
     notAmong: (expr, jsons) =>
       `TO_JSON_STRING(${expr}) NOT IN (${jsons.map(spannerString).join(', ')})`,
   },
+  ownColumn: spannerOwnColumn,
+  ownColumnType: spannerOwnColumnType,
   settings: () => undefined,
   regexFullMatch: (expr, kind, pattern) =>
     `REGEXP_CONTAINS(${kind === 'int64' ? `CAST(${expr} AS STRING)` : expr}, ${pattern})`,

@@ -1,4 +1,5 @@
 import type { SqlDialectCapabilities } from '../../dialect.js';
+import { sqliteOwnColumnTypes } from './own-columns.js';
 
 /** What SQLite 3.38+ decides exactly: see docs/sql.md, "Dialects". */
 export const sqliteCapabilities: SqlDialectCapabilities = {
@@ -10,7 +11,9 @@ export const sqliteCapabilities: SqlDialectCapabilities = {
   jsonContainment: false,
   // A statement cannot be given a time limit from SQL (only by the connection's progress handler).
   statementTimeout: false,
-  ownTables: false,
+  ownTables: true,
+  ownColumnTypes: sqliteOwnColumnTypes,
+  expressionIndexes: true,
   // JSON text in a TEXT column.
   documentTypes: ['json'],
 };

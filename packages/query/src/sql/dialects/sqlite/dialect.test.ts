@@ -49,8 +49,53 @@ describe('the SQLite dialect', () => {
     expect(() =>
       sqlTable(schema, { table: 'r', dialect: 'sqlite', documentType: 'jsonb' }),
     ).toThrow(/documentType must be 'json' in sqlite/);
-    expect(() =>
-      sqlTable(schema, { table: 'r', dialect: 'sqlite', document: false, columns: {} }),
-    ).toThrow(/not supported in sqlite/);
+    // A table of your own: timestamps only as listkit's nanosecond text.
+    const own = (type: 'integer' | 'real') => () =>
+      sqlTable(schema, {
+        table: 'r',
+        dialect: 'sqlite',
+        document: false,
+        columns: { created: { type } },
+      });
+    expect(own('integer')).toThrow(
+      '"created" (timestamp) cannot be stored as integer in sqlite: use text',
+    );
+    expect(own('real')).toThrow(/cannot be stored as real in sqlite/);
+  });
+
+  it('writes an infinite double parameter as a literal SQLite reads as infinity', () => {
+    // CAST('-Infinity' AS REAL) is 0: a keyset cursor at -Infinity looped (own-table.test.ts).
+    expect(sqliteDialect.paramValue('-Infinity', 'float8')).toBe('-9e999');
+    expect(sqliteDialect.paramValue('Infinity', 'float8')).toBe('9e999');
+    expect(sqliteDialect.paramValue('0.1', 'float8')).toBe('0.1');
+  });
+
+  it('reads a table of your own with qualified names, nanoseconds as 22-digit text', () => {
+    const table = sqlTable(schema, {
+      table: 'r',
+      dialect: 'sqlite',
+      document: false,
+      columns: { created: 'created', labels: 'labels' },
+    });
+    expect(table.createTable()).toBe(
+      'CREATE TABLE IF NOT EXISTS "r" (\n  "created" TEXT,\n  "labels" TEXT,\n  "name" TEXT NOT NULL,\n  PRIMARY KEY ("name")\n) STRICT',
+    );
+    expect(table.row({ name: 'a', created: '1970-01-01T00:00:00.000000001Z' })).toEqual([
+      '1000000000000000000001',
+      null,
+      'a',
+    ]);
+    const plan = planListQuery(table, {
+      filter: compileFilter('created > "2024-01-01T00:00:00Z"', schema),
+      order: parseOrderBy('created desc', schema),
+      pageSize: 5,
+    });
+    expect(plan.text).toContain('"r"."created" > ?');
+    expect(plan.params[0]).toBe(sqliteNanosText('1704067200000000000'));
+    expect(table.readRow({ name: 'a', created: '0999999999999999999999' })).toEqual({
+      name: 'a',
+      created: '1969-12-31T23:59:59.999999999Z',
+    });
+    expect(() => table.readRow({ name: 'a', created: '2024-01-01' })).toThrow(/created: expected/);
   });
 });

@@ -1,6 +1,7 @@
 import type { SqlDialect, SqlParamType } from '../../dialect.js';
 import { quoteIdentifier, quoteLiteral, replacePlaceholders } from '../../sql-text.js';
 import { sqliteCapabilities } from './capabilities.js';
+import { sqliteOwnColumn, sqliteOwnColumnType } from './own-columns.js';
 
 /**
  * Timestamps and durations as fixed-width text: the nanosecond count plus 10^21, in 22 digits.
@@ -63,6 +64,9 @@ export const sqliteDialect: SqlDialect = {
         return value === 'true' ? '1' : '0';
       case 'nanos':
         return sqliteNanosText(value);
+      case 'float8':
+        // CAST('Infinity' AS REAL) is 0 in SQLite; an overflowing literal is its infinity.
+        return value === 'Infinity' ? '9e999' : value === '-Infinity' ? '-9e999' : value;
       case 'jsonkey':
         return `$.${JSON.stringify(value)}`;
       default:
@@ -107,5 +111,7 @@ export const sqliteDialect: SqlDialect = {
       element: `(${array} -> ${alias}.fullkey)`,
     }),
   },
+  ownColumn: sqliteOwnColumn,
+  ownColumnType: sqliteOwnColumnType,
   settings: () => undefined,
 };
