@@ -6,7 +6,7 @@ import { CliError, EXIT } from './cli-error.js';
 import type { ConformCommandOptions } from './conform/conform-command.js';
 import { protectFilter, unprotectFilter } from './filter-argument.js';
 import { type FilterOptions, type OutputFormat, runFilter } from './filter-command.js';
-import { DEFAULT_LIMITS, MAX_DEPTH_CEILING } from './input-limits.js';
+import { DEFAULT_LIMITS, DEFAULT_RESPONSE_DEPTH, MAX_DEPTH_CEILING } from './input-limits.js';
 
 const EXIT_CODES = `
 Exit status:
@@ -256,6 +256,12 @@ program
     positiveInteger('--max-listing-size'),
     16,
   )
+  .option(
+    '--max-depth <n>',
+    `the deepest nesting of arrays and objects a response may have (at most ${MAX_DEPTH_CEILING})`,
+    boundedInteger('--max-depth', MAX_DEPTH_CEILING),
+    DEFAULT_RESPONSE_DEPTH,
+  )
   .option('--seed <n>', 'the seed of the generated filters', positiveInteger('--seed'), 1)
   .option(
     '--mutate <recipe>',
@@ -299,6 +305,7 @@ ${CONFORM_EXIT_CODES}`,
       maxTime: opts.maxTime as number,
       maxResponseSize: opts.maxResponseSize as number,
       maxListingSize: opts.maxListingSize as number,
+      maxDepth: opts.maxDepth as number,
       ...(opts.mutate !== undefined ? { mutate: opts.mutate as string } : {}),
       seed: opts.seed as number,
       json: Boolean(opts.json),
