@@ -9,4 +9,7 @@ const { runCli } = requireWithCodeCache(
   compileCacheDirectory(),
 ) as typeof import('./cli.js');
 
-await runCli(process.argv, { importServe: () => import('@listkit/service/serve') });
+await runCli(process.argv, {
+  importServe: () => import('@listkit/service/serve'),
+  workerScript: fileURLToPath(import.meta.url),
+});

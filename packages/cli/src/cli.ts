@@ -1,11 +1,13 @@
 // `listkit`: Google-style list filters for any JSON (`filter`), and the emulator (`serve`). The
 // program itself: main.ts runs it as an ES module, bin.ts (the installed bin) as a script with a
 // compile cache; both hand in how to load the emulator, an ES module package outside the bundle.
+import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
 import type { ConformCommandOptions } from './conform/conform-command.js';
 import { protectFilter, unprotectFilter } from './filter-argument.js';
 import { type FilterOptions, type OutputFormat, runFilter } from './filter-command.js';
+import { filterWorkerSetup, runFilterWorker } from './filter-worker.js';
 import { DEFAULT_LIMITS, DEFAULT_RESPONSE_DEPTH, MAX_DEPTH_CEILING } from './input-limits.js';
 
 const EXIT_CODES = `
@@ -21,6 +23,9 @@ const boundedInteger = (flag: string, max: number) => (value: string) => {
   return Number(value);
 };
 const positiveInteger = (flag: string) => boundedInteger(flag, 1_000_000_000);
+
+/** The most threads --workers may start. */
+const MAX_WORKERS = 64;
 
 /** Set by {@link runCli}. */
 let host: CliHost | undefined;
@@ -124,6 +129,11 @@ program
     boundedInteger('--max-depth', MAX_DEPTH_CEILING),
     DEFAULT_LIMITS.maxDepth,
   )
+  .option(
+    '--workers <n>',
+    `threads that read NDJSON lines (at most ${MAX_WORKERS}); 1: the main thread alone (default: the machine's ${availableParallelism()} cores, once an input passes 1 MiB)`,
+    boundedInteger('--workers', MAX_WORKERS),
+  )
   .addHelpText(
     'after',
     `
@@ -162,6 +172,9 @@ ${EXIT_CODES}`,
       sampleSize: opts.sampleSize as number,
       maxRecordBytes: opts.maxRecordBytes as number,
       maxDepth: opts.maxDepth as number,
+      workers: (opts.workers as number | undefined) ?? availableParallelism(),
+      workersGiven: opts.workers !== undefined,
+      ...(host?.workerScript ? { workerScript: host.workerScript } : {}),
     };
     process.exitCode = await runFilter(filter, files, options, {
       write,
@@ -345,6 +358,11 @@ function write(chunk: string | Buffer): Promise<void> {
 export interface CliHost {
   /** Loads the emulator's `listkit serve` (an ES module, so outside a script bundle). */
   importServe(): Promise<typeof import('@listkit/service/serve')>;
+  /**
+   * The module that starts the program (its path): `listkit filter`'s worker threads start
+   * from it too, and {@link runCli} there runs the worker instead of the command line.
+   */
+  workerScript?: string;
 }
 
 /**
@@ -356,6 +374,11 @@ export interface CliHost {
  * ```
  */
 export async function runCli(argv: string[], cliHost: CliHost): Promise<void> {
+  const worker = filterWorkerSetup();
+  if (worker) {
+    runFilterWorker(worker);
+    return;
+  }
   host = cliHost;
   // A reader that stops early (| head) closes the pipe: that ends the command quietly.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

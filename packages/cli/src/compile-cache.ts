@@ -18,6 +18,7 @@ import { createRequire as requireFrom } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
 
 /** Cache files kept per script: one per build, Node version and set of flags in use. */
 const CACHES_KEPT = 4;
@@ -68,7 +69,8 @@ export function requireWithCodeCache(file: string, cacheDirectory: string | unde
     `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
     { filename: file, ...(cachedData ? { cachedData } : {}) },
   );
-  if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
+  // Worker threads (listkit filter's) read the cache the main thread wrote; only it writes.
+  if (cacheFile && isMainThread && (cachedData === undefined || script.cachedDataRejected)) {
     process.once('exit', () => writeCache(script, cacheFile, prefix));
   }
   const module = { exports: {} };

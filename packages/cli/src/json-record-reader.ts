@@ -6,8 +6,9 @@
 import { isAscii } from 'node:buffer';
 import { CliError, EXIT } from './cli-error.js';
 import { type InputLimits, nestedTooDeep, recordTooLarge } from './input-limits.js';
-import { locateJsonError, showChar } from './json-error-locator.js';
-import { nestsTooDeep } from './json-nesting.js';
+import { showChar } from './json-error-locator.js';
+import { lineProblem, located, readNdjsonLine } from './ndjson-line.js';
+import type { LineBatch } from './worker-pool.js';
 
 /** Where a record began, for messages. */
 export interface RecordOrigin {
@@ -31,6 +32,18 @@ export interface RecordReaderOptions {
   limits: InputLimits;
   /** The records of a whole top-level object (a list response, or the object itself). */
   recordsOf: DocumentRecords;
+  /** Where whole NDJSON lines go to be read by worker threads, once it takes them. */
+  lineBatches?: LineBatchSink;
+}
+
+/** Takes batches of whole NDJSON lines (worker-pool.ts). */
+export interface LineBatchSink {
+  /**
+   * Asked before each chunk's lines, with the bytes read so far, until it says true: from then
+   * on every line of the input goes out in batches.
+   */
+  takes(bytesRead: number): boolean;
+  submit(batch: LineBatch): void;
 }
 
 /**
@@ -145,6 +158,8 @@ export class JsonRecordReader {
   // NDJSON lines.
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** Lines go out in batches (to worker threads), not read here. */
+  private batching = false;
 
   constructor(
     private readonly file: string,
@@ -186,7 +201,13 @@ export class JsonRecordReader {
   /** The input ended: reports what is left open, reads a last line without a newline. */
   end(): void {
     if (this.mode === 'lines') {
-      if (this.pendingBytes > 0) this.ndjsonLine(Buffer.concat(this.pending), this.line);
+      if (this.pendingBytes === 0) return;
+      const bytes = Buffer.concat(this.pending);
+      if (this.batching) {
+        this.options.lineBatches!.submit({ bytes, file: this.file, line: this.line, lines: 1 });
+      } else {
+        this.ndjsonLine(bytes, this.line);
+      }
       return;
     }
     if (this.inString || this.depth > 0) {
@@ -604,28 +625,18 @@ export class JsonRecordReader {
   // --- NDJSON lines -------------------------------------------------------------------------------
 
   private lines(chunk: Buffer, start: number): number {
+    if (!this.batching && this.options.lineBatches?.takes(this.base + start)) this.batching = true;
+    if (this.batching) return this.batchLines(chunk, start);
     let i = start;
     while (i < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, i);
-      if (newline < 0) {
-        if (this.pendingBytes > 0 || !isBlank(chunk, i, chunk.length)) {
-          this.pending.push(chunk.subarray(i));
-          this.pendingBytes += chunk.length - i;
-          if (this.pendingBytes > this.options.limits.maxRecordBytes) {
-            throw recordTooLarge(`${this.file}:${this.line}:1`, this.options.limits);
-          }
-        }
-        return chunk.length;
-      }
+      if (newline < 0) return this.holdPartialLine(chunk, i);
       const text =
         this.pendingBytes > 0
           ? Buffer.concat([...this.pending, chunk.subarray(i, newline)])
           : chunk.subarray(i, newline);
       this.pending = [];
       this.pendingBytes = 0;
-      if (text.length > this.options.limits.maxRecordBytes) {
-        throw recordTooLarge(`${this.file}:${this.line}:1`, this.options.limits);
-      }
       const more = this.ndjsonLine(text, this.line);
       this.newline(newline);
       i = newline + 1;
@@ -634,56 +645,46 @@ export class JsonRecordReader {
     return i;
   }
 
+  /** Keeps the start of a line the chunk ends in (within the bound); returns the chunk's end. */
+  private holdPartialLine(chunk: Buffer, i: number): number {
+    if (this.pendingBytes > 0 || !isBlank(chunk, i, chunk.length)) {
+      this.pending.push(chunk.subarray(i));
+      this.pendingBytes += chunk.length - i;
+      if (this.pendingBytes > this.options.limits.maxRecordBytes) {
+        throw recordTooLarge(`${this.file}:${this.line}:1`, this.options.limits);
+      }
+    }
+    return chunk.length;
+  }
+
+  /**
+   * Sends the chunk's whole lines (with the start of the first, held from earlier chunks) as one
+   * batch; keeps the line the chunk ends in. Only line breaks are looked for here.
+   */
+  private batchLines(chunk: Buffer, start: number): number {
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last < start) return this.holdPartialLine(chunk, start);
+    const whole = chunk.subarray(start, last + 1);
+    const bytes = this.pendingBytes > 0 ? Buffer.concat([...this.pending, whole]) : whole;
+    this.pending = [];
+    this.pendingBytes = 0;
+    let lines = 0;
+    for (let k = whole.indexOf(NEWLINE); k >= 0; k = whole.indexOf(NEWLINE, k + 1)) lines++;
+    const line = this.line;
+    this.line += lines - 1;
+    this.newline(last);
+    this.options.lineBatches!.submit({ bytes, file: this.file, line, lines });
+    return this.holdPartialLine(chunk, last + 1);
+  }
+
   /** One NDJSON line: a record, or a located error (reported and skipped with --keep-going). */
   private ndjsonLine(bytes: Buffer, line: number): boolean {
-    const text = bytes.toString('utf8');
-    if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return true;
-    let record: unknown;
-    let problem: string | undefined;
-    try {
-      record = JSON.parse(text);
-      if (text.length > this.options.limits.maxDepth) {
-        const tooDeep = nestsTooDeep(text, this.options.limits.maxDepth);
-        if (tooDeep) {
-          const error = nestedTooDeep(
-            `${this.file}:${line}:${tooDeep.column}`,
-            this.options.limits,
-          );
-          if (!this.options.keepGoing) throw error;
-          problem = error.message;
-        }
-      }
-    } catch (error) {
-      if (error instanceof CliError) throw error;
-      problem = located(this.file, text, { line, column: 1 }, error as Error);
-    }
-    if (
-      problem === undefined &&
-      (record === null || typeof record !== 'object' || Array.isArray(record))
-    ) {
-      problem = `${this.file}:${line}:1: a line holds ${Array.isArray(record) ? 'an array' : JSON.stringify(record)}, not a JSON object`;
-    }
-    if (problem !== undefined) {
-      if (!this.options.keepGoing) throw new CliError(problem, EXIT.input);
-      this.options.onBadLine(problem);
+    const read = readNdjsonLine(bytes, this.file, line, this.options.limits);
+    if (read.kind === 'blank') return true;
+    if (read.kind === 'problem') {
+      lineProblem(read.message, this.options.keepGoing, this.options.onBadLine);
       return true;
     }
-    return this.sink(record as object, { file: this.file, line, column: 1 });
+    return this.sink(read.record, { file: this.file, line, column: 1 });
   }
-}
-
-/** `file:line:column: malformed JSON: …` for a text that JSON.parse refused, begun at `origin`. */
-function located(
-  file: string,
-  text: string,
-  origin: { line: number; column: number },
-  error: Error,
-): string {
-  const site = locateJsonError(text) ?? { offset: text.length, message: error.message };
-  const before = text.slice(0, site.offset);
-  const lastNewline = before.lastIndexOf('\n');
-  let line = origin.line;
-  for (let k = before.indexOf('\n'); k >= 0; k = before.indexOf('\n', k + 1)) line++;
-  const column = lastNewline < 0 ? origin.column + site.offset : site.offset - lastNewline;
-  return `${file}:${line}:${column}: malformed JSON: ${site.message}`;
 }
