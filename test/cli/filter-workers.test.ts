@@ -205,6 +205,35 @@ describe('listkit filter --workers N gives what one thread gives', () => {
 });
 
 describe('listkit filter worker threads end cleanly', () => {
+  it('stream: a line read on a thread is written while stdin is still open', async () => {
+    const child = spawn(process.execPath, [cli!.file, 'filter', 'a >= 1', '--workers', '2'], {
+      env: { ...process.env, XDG_CONFIG_HOME: join(work, 'config') },
+    });
+    let stdout = '';
+    const seen = (wanted: string) =>
+      new Promise<void>((resolve) => {
+        const look = () => {
+          if (stdout.includes(wanted)) resolve();
+          else child.stdout.once('data', look);
+        };
+        look();
+      });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // The first line is read on the main thread (the schema is inferred from it); the next
+    // arrives in a chunk of its own, which goes to a thread once the schema is known.
+    child.stdin.write('{"a":1}\n');
+    await seen('{"a":1}\n');
+    child.stdin.write('{"a":2}\n{"a":0}\n{"a":3}\n');
+    // A run that held these matches until the input ended would never get past this wait.
+    await seen('{"a":3}\n');
+    child.stdin.end('{"a":4}\n');
+    expect(await closed).toBe(0);
+    expect(stdout).toBe('{"a":1}\n{"a":2}\n{"a":3}\n{"a":4}\n');
+  }, 60_000);
+
   it('a worker that cannot start (its program removed mid-run) is a located error, not a hang', async () => {
     // A copy of the program that this test may remove while the run reads a stdin it never ends
     // (beside the bundle, where the packages it leaves out resolve).

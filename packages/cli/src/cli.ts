@@ -26,6 +26,11 @@ const positiveInteger = (flag: string) => boundedInteger(flag, 1_000_000_000);
 
 /** The most threads --workers may start. */
 const MAX_WORKERS = 64;
+/**
+ * Threads started when --workers is not given: the machine's cores, at most 4 (each thread
+ * holds some 25 MiB of its own; one main thread finding line breaks keeps about that many busy).
+ */
+const DEFAULT_WORKERS = Math.min(availableParallelism(), 4);
 
 /** Set by {@link runCli}. */
 let host: CliHost | undefined;
@@ -131,7 +136,7 @@ program
   )
   .option(
     '--workers <n>',
-    `threads that read NDJSON lines (at most ${MAX_WORKERS}); 1: the main thread alone (default: the machine's ${availableParallelism()} cores, once an input passes 1 MiB)`,
+    `threads that read NDJSON lines (at most ${MAX_WORKERS}); 1: the main thread alone (default: ${DEFAULT_WORKERS}, the machine's cores up to 4, once an input passes 1 MiB)`,
     boundedInteger('--workers', MAX_WORKERS),
   )
   .addHelpText(
@@ -172,7 +177,7 @@ ${EXIT_CODES}`,
       sampleSize: opts.sampleSize as number,
       maxRecordBytes: opts.maxRecordBytes as number,
       maxDepth: opts.maxDepth as number,
-      workers: (opts.workers as number | undefined) ?? availableParallelism(),
+      workers: (opts.workers as number | undefined) ?? DEFAULT_WORKERS,
       workersGiven: opts.workers !== undefined,
       ...(host?.workerScript ? { workerScript: host.workerScript } : {}),
     };
