@@ -169,6 +169,17 @@ describe('listkit filter --workers N gives what one thread gives', () => {
     expect(bounded.stderr).toMatch(/bad\.ndjson:5200:1: a record \(or line\) longer than/);
   }, 240_000);
 
+  it('writes the matches sent to threads before a bound the main thread finds', async () => {
+    // A line of 600 KB spans chunks: the main thread, holding its start, finds it too long while
+    // the lines before it are still out on threads.
+    const long = `{"name":"${'x'.repeat(600_000)}"}`;
+    const path = file('long.ndjson', `${lines(8000)}${long}\n${lines(10)}`);
+    const run = await same(['filter', filter, path, '--max-record-bytes', '300000']);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/long\.ndjson:8001:1: a record \(or line\) longer than/);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(/rule-007999/);
+  }, 120_000);
+
   it('widens a type a later line disagrees with, and reads the lines after it again', async () => {
     // `t` is read as a timestamp until line 4000 holds other text; `x` (a number) never reads
     // line 6000's string.

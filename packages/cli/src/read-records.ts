@@ -87,6 +87,12 @@ export async function readRecords(
     reader.end();
     finished = true;
     return batches ? await batches.drained() : true;
+  } catch (error) {
+    // An error found here (a line past the bound, gzip that breaks off) comes after every line
+    // sent to the worker threads: their matches are written first, and their own error, or
+    // the page they complete, comes before this one.
+    if (batches && !(await batches.drained())) return false;
+    throw error;
   } finally {
     // Stdin too when the reading stopped early: a read still waiting on it (the worker threads
     // ended the run while stdin stalled) must not keep the process alive.
