@@ -7,8 +7,9 @@ import { CliError, EXIT } from './cli-error.js';
 import type { ConformCommandOptions } from './conform/conform-command.js';
 import { protectFilter, unprotectFilter } from './filter-argument.js';
 import { type FilterOptions, type OutputFormat, runFilter } from './filter-command.js';
-import { filterWorkerSetup, runFilterWorker } from './filter-worker.js';
+import { runFilterWorker } from './filter-worker.js';
 import { DEFAULT_LIMITS, DEFAULT_RESPONSE_DEPTH, MAX_DEPTH_CEILING } from './input-limits.js';
+import { isFilterWorkerArgv } from './worker-marker.js';
 
 const EXIT_CODES = `
 Exit status:
@@ -379,9 +380,8 @@ export interface CliHost {
  * ```
  */
 export async function runCli(argv: string[], cliHost: CliHost): Promise<void> {
-  const worker = filterWorkerSetup();
-  if (worker) {
-    runFilterWorker(worker);
+  if (isFilterWorkerArgv(argv)) {
+    runFilterWorker();
     return;
   }
   host = cliHost;

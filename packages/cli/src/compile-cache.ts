@@ -18,7 +18,6 @@ import { createRequire as requireFrom } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { isMainThread } from 'node:worker_threads';
 
 /** Cache files kept per script: one per build, Node version and set of flags in use. */
 const CACHES_KEPT = 4;
@@ -45,12 +44,18 @@ export function compileCacheDirectory(env: NodeJS.ProcessEnv = process.env): str
  * A few cache files per script are kept (see `CACHES_KEPT`); older ones are removed when a
  * new one is written.
  *
+ * `write: false` (a worker thread) only reads the cache.
+ *
  * @example
  * ```ts
  * const { runCli } = requireWithCodeCache(cliScript, compileCacheDirectory()) as typeof import('./cli.js');
  * ```
  */
-export function requireWithCodeCache(file: string, cacheDirectory: string | undefined): unknown {
+export function requireWithCodeCache(
+  file: string,
+  cacheDirectory: string | undefined,
+  write = true,
+): unknown {
   const source = readFileSync(file, 'utf8');
   // The build's size and time name its cache (V8 checks only the source's length), and so do
   // Node's flags (V8 rejects a cache made under other flags, such as --cpu-prof's).
@@ -69,8 +74,7 @@ export function requireWithCodeCache(file: string, cacheDirectory: string | unde
     `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
     { filename: file, ...(cachedData ? { cachedData } : {}) },
   );
-  // Worker threads (listkit filter's) read the cache the main thread wrote; only it writes.
-  if (cacheFile && isMainThread && (cachedData === undefined || script.cachedDataRejected)) {
+  if (cacheFile && write && (cachedData === undefined || script.cachedDataRejected)) {
     process.once('exit', () => writeCache(script, cacheFile, prefix));
   }
   const module = { exports: {} };

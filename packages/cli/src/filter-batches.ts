@@ -67,7 +67,6 @@ export class FilterBatches implements LineBatches, BatchReader {
   private setup(): WorkerSetup {
     const { filter, options, inferred, direct, choice } = this.run;
     return {
-      listkitFilterWorker: true,
       filter,
       options,
       schema: choice!.schema,

@@ -3,7 +3,6 @@
 // the schema (given: checkResource; inferred: the guard), filters it, and answers with the
 // matches. Whatever the main thread must decide itself (a type to widen, an error to report
 // where it happens) stops the batch at that line: the main thread reads the rest.
-import { parentPort, workerData } from 'node:worker_threads';
 import type { FieldRef, ResourceSchema } from '@listkit/query';
 import { checkRecordAgainstSchema } from './check-record.js';
 import { CliError } from './cli-error.js';
@@ -12,22 +11,18 @@ import { eachLine, readNdjsonLine } from './ndjson-line.js';
 import { guardRecord, unreadableMessage } from './schema-guard.js';
 import type { BatchRequest, BatchResult, WorkerMessage, WorkerSetup } from './worker-protocol.js';
 
-/** The setup of this thread when it is a filter worker, else undefined. */
-export function filterWorkerSetup(): WorkerSetup | undefined {
-  const data = workerData as Partial<WorkerSetup> | undefined;
-  return data?.listkitFilterWorker === true ? (data as WorkerSetup) : undefined;
-}
-
 /**
- * Answers batches until the main thread ends the thread.
+ * Answers batches until the main thread ends the thread (started with `FILTER_WORKER_ARG`).
  *
  * @example
  * ```ts
- * const setup = filterWorkerSetup();
- * if (setup) runFilterWorker(setup);
+ * if (isFilterWorkerArgv(process.argv)) runFilterWorker();
  * ```
  */
-export function runFilterWorker(setup: WorkerSetup): void {
+export function runFilterWorker(): void {
+  // Loaded here, not at every start of the program (see worker-marker.ts).
+  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+  const setup = workerData as WorkerSetup;
   let checker = new BatchChecker(setup, setup.schema, 0);
   parentPort!.on('message', (message: WorkerMessage) => {
     if (message.kind === 'schema') {

@@ -3,9 +3,10 @@
 // batch only once every earlier one has been read and its matches written, so the output is the
 // one the main thread alone would write. At most `maxInFlight` batches are out at once: the
 // reading waits for room (memory stays bounded, and a slow reader of stdout slows the reading).
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ResourceSchema } from '@listkit/query';
 import { CliError, EXIT } from './cli-error.js';
+import { FILTER_WORKER_ARG } from './worker-marker.js';
 import type { BatchResult, WorkerSetup } from './worker-protocol.js';
 
 /** Whole lines, as the reader hands them over. */
@@ -83,7 +84,9 @@ export class WorkerPool {
   private start(script: string | URL, setup: WorkerSetup): PoolWorker {
     // Node's flags (--max-old-space-size among them) apply to the thread as to this one; a young
     // generation of 4 MiB (not 16-32) saves some 13 MiB of RSS a thread at no cost measured here.
-    const thread = new Worker(script, {
+    const { Worker: WorkerThread } = process.getBuiltinModule('node:worker_threads');
+    const thread: Worker = new WorkerThread(script, {
+      argv: [FILTER_WORKER_ARG],
       workerData: setup,
       resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });

@@ -7,8 +7,6 @@ import type { FilterOptions } from './filter-command.js';
 
 /** `workerData` of a filter worker: set once, when the thread starts. */
 export interface WorkerSetup {
-  /** Marks the thread as a filter worker (the bin's entry runs it instead of the command line). */
-  listkitFilterWorker: true;
   filter: string;
   options: FilterOptions;
   /** The schema of generation 0 (a later one comes as a {@link SchemaUpdate}). */
