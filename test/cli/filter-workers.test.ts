@@ -215,6 +215,57 @@ describe('listkit filter --workers N gives what one thread gives', () => {
   }, 240_000);
 });
 
+describe('listkit filter --workers N reads JSON arrays as one thread does', () => {
+  const filter = 'labels.env = prod AND size >= 40';
+  const records = (count: number, at: Record<number, string> = {}) =>
+    Array.from({ length: count }, (_, k) => at[k + 1] ?? record(k + 1));
+
+  it('pretty-printed and one-line arrays, and a list response, in every output', async () => {
+    const pretty = file(
+      'pretty.json',
+      JSON.stringify(
+        records(8000).map((r) => JSON.parse(r)),
+        null,
+        2,
+      ),
+    );
+    const run = await same(['filter', filter, pretty]);
+    expect(run.stdout.trim().split('\n')).toHaveLength(2400);
+    await same(['filter', filter, pretty, '--output', 'json']);
+    await same([
+      'filter',
+      filter,
+      pretty,
+      '--order-by',
+      'size desc, IPProtocol',
+      '--page-size',
+      '7',
+    ]);
+    const oneLine = file('one-line.json', `[${records(8000).join(',')}]`);
+    expect((await same(['filter', filter, oneLine])).stdout).toBe(run.stdout);
+    const list = file('list.json', `{"kind":"x#list","items":[${records(8000).join(',')}]}`);
+    expect((await same(['filter', filter, list])).stdout).toBe(run.stdout);
+  }, 240_000);
+
+  it('a malformed element, a widened type and a value it cannot read', async () => {
+    const bad = file(
+      'bad-element.json',
+      `[${records(8000, { 5000: '{"name": "café ✓", oops}' }).join(',\n')}]`,
+    );
+    const stopped = await same(['filter', filter, bad]);
+    expect(stopped.status).toBe(1);
+    expect(stopped.stderr).toMatch(/bad-element\.json:5000:20: malformed JSON/);
+    expect(stopped.stdout.trim().split('\n').at(-1)).toMatch(/rule-004999/);
+    const at = { 4000: record(4000, { t: 'soon' }), 6000: record(6000, { x: 'ten' }) };
+    const widen = file('widen.json', `[${records(8000, at).join(',')}]`);
+    const args = ['filter', 'x < 1 AND t >= "2025-01-01T01:00:00Z"', widen, '--keep-going'];
+    const run = await same(args);
+    expect(run.stderr).toMatch(/notice: schema: field 't' holds a string \("soon"\)/);
+    expect(run.stderr).toMatch(/widen\.json:1:\d+: field 'x' holds a string \("ten"\)/);
+    expect(run.stdout).toMatch(/rule-007990/);
+  }, 240_000);
+});
+
 describe('listkit filter worker threads end cleanly', () => {
   it('stream: a line read on a thread is written while stdin is still open', async () => {
     const child = spawn(process.execPath, [cli!.file, 'filter', 'a >= 1', '--workers', '2'], {

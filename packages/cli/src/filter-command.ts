@@ -14,6 +14,7 @@ import { checkRecordAgainstSchema } from './check-record.js';
 import { CliError, EXIT } from './cli-error.js';
 import { FilterBatches } from './filter-batches.js';
 import { guardedFields, loadSqlPlanner, prepare, project, type Query } from './filter-query.js';
+import { eachElement, readJsonElement } from './json-element.js';
 import { eachLine, lineProblem, readNdjsonLine } from './ndjson-line.js';
 import { OutputBuffer } from './output-buffer.js';
 import { type RecordOrigin, readRecords } from './read-records.js';
@@ -308,6 +309,13 @@ class FilterRun {
 
   /** Reads whole NDJSON lines on this thread, as the reader does. False: stop reading. */
   readLines(batch: LineBatch): boolean {
+    if (batch.spans) {
+      return eachElement(batch.bytes, batch.spans, (bytes, origin) => {
+        const read = readJsonElement(bytes, batch.file, origin);
+        if (read.kind === 'problem') throw new CliError(read.message, EXIT.input);
+        return this.record(read.record, { file: batch.file, ...origin });
+      });
+    }
     return eachLine(batch.bytes, batch.line, (bytes, line) => {
       const read = readNdjsonLine(bytes, batch.file, line, this.options);
       if (read.kind === 'record')

@@ -7,6 +7,8 @@ import type { FieldRef, ResourceSchema } from '@listkit/query';
 import { checkRecordAgainstSchema } from './check-record.js';
 import { CliError } from './cli-error.js';
 import { guardedFields, prepare, project, type Query } from './filter-query.js';
+import { eachElement, readJsonElement } from './json-element.js';
+import type { RecordOrigin } from './json-record-reader.js';
 import { eachLine, readNdjsonLine } from './ndjson-line.js';
 import { guardRecord, unreadableMessage } from './schema-guard.js';
 import type { BatchRequest, BatchResult, WorkerMessage, WorkerSetup } from './worker-protocol.js';
@@ -63,11 +65,23 @@ class BatchChecker {
     };
     const texts: string[] = [];
     const bytes = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.length);
-    eachLine(bytes, batch.line, (lineBytes, line, offset) => {
-      if (this.readLine(lineBytes, batch.file, line, result, texts)) return true;
-      result.stop = { offset, line };
-      return false;
-    });
+    if (batch.spans) {
+      eachElement(bytes, batch.spans, (element, origin, index) => {
+        const read = readJsonElement(element, batch.file, origin);
+        const where = { file: batch.file, ...origin };
+        if (read.kind === 'record' && this.readRecord(read.record, where, result, texts)) {
+          return true;
+        }
+        result.stop = { offset: index, line: origin.line };
+        return false;
+      });
+    } else {
+      eachLine(bytes, batch.line, (lineBytes, line, offset) => {
+        if (this.readLine(lineBytes, batch.file, line, result, texts)) return true;
+        result.stop = { offset, line };
+        return false;
+      });
+    }
     result.text = texts.join('');
     return result;
   }
@@ -94,8 +108,18 @@ class BatchChecker {
       result.reports.push(['line', read.message]);
       return true;
     }
-    const origin = { file, line, column: 1 };
-    let record = read.record;
+    return this.readRecord(read.record, { file, line, column: 1 }, result, texts);
+  }
+
+  /** One record into `result`; false: the main thread reads from this record on. */
+  private readRecord(
+    read: object,
+    origin: RecordOrigin,
+    result: BatchResult,
+    texts: string[],
+  ): boolean {
+    const { options } = this.setup;
+    let record = read;
     if (this.setup.given) {
       try {
         record = checkRecordAgainstSchema(record, this.schema, origin, options.coerce === true);
@@ -111,7 +135,8 @@ class BatchChecker {
       }
       if (verdict.kind === 'unreadable') {
         if (result.skipped++ === 0) {
-          result.reports.push(['skip', unreadableMessage(verdict, `${file}:${line}:1`)]);
+          const where = `${origin.file}:${origin.line}:${origin.column}`;
+          result.reports.push(['skip', unreadableMessage(verdict, where)]);
         }
         result.records++;
         return true;

@@ -6,6 +6,7 @@
 import { isAscii } from 'node:buffer';
 import { CliError, EXIT } from './cli-error.js';
 import { type InputLimits, nestedTooDeep, recordTooLarge } from './input-limits.js';
+import { readJsonElement } from './json-element.js';
 import { showChar } from './json-error-locator.js';
 import { lineProblem, located, readNdjsonLine } from './ndjson-line.js';
 import type { LineBatch } from './worker-pool.js';
@@ -160,6 +161,10 @@ export class JsonRecordReader {
   private pendingBytes = 0;
   /** Lines go out in batches (to worker threads), not read here. */
   private batching = false;
+  /** Elements of a top-level array go out in batches, not read here. */
+  private batchingElements = false;
+  /** Elements of this chunk waiting to go out together: their bytes and where each began. */
+  private elementBatch: { bytes: Buffer; line: number; column: number }[] = [];
 
   constructor(
     private readonly file: string,
@@ -185,13 +190,18 @@ export class JsonRecordReader {
     }
     this.newlineAt = -1;
     let more = true;
-    while (i < chunk.length && more) {
-      i = this.mode === 'lines' ? this.lines(chunk, i) : this.scan(chunk, i);
-      more = i >= 0 && !this.stopped;
-    }
-    if (more) {
-      this.saveChunkEnd(chunk);
-      more = !this.stopped;
+    try {
+      while (i < chunk.length && more) {
+        i = this.mode === 'lines' ? this.lines(chunk, i) : this.scan(chunk, i);
+        more = i >= 0 && !this.stopped;
+      }
+      if (more) {
+        this.saveChunkEnd(chunk);
+        more = !this.stopped;
+      }
+    } finally {
+      // The elements before an error go out too: their matches are written before it.
+      if (this.elementBatch.length > 0) this.submitElements();
     }
     this.lineContinuation += countContinuation(chunk, this.counted, chunk.length);
     this.base += chunk.length;
@@ -436,7 +446,13 @@ export class JsonRecordReader {
       const element = this.element;
       this.element = undefined;
       this.needComma = true;
-      if (!this.record(this.take(element, i + 1), element)) return false;
+      const bytes = this.take(element, i + 1);
+      if (this.takesElements(i)) {
+        this.itemIndex++;
+        this.elementBatch.push({ bytes, line: element.line, column: element.column });
+      } else if (!this.record(bytes, element)) {
+        return false;
+      }
     } else if (this.candidate && this.depth === 2 && this.candidate.open) {
       this.candidate.elements.push({ ...this.candidate.open, end: this.heldOffset(i + 1) });
       this.candidate.open = undefined;
@@ -602,15 +618,42 @@ export class JsonRecordReader {
 
   /** Parses one record's bytes and hands it on. */
   private record(bytes: Buffer, origin: { line: number; column: number }): boolean {
-    const value = this.parse(bytes, origin);
+    const read = readJsonElement(bytes, this.file, origin);
     this.itemIndex++;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new CliError(
-        `${this.file}:${origin.line}:${origin.column}: a record is ${JSON.stringify(value)}, not a JSON object`,
-        EXIT.input,
-      );
+    if (read.kind === 'problem') throw new CliError(read.message, EXIT.input);
+    return this.sink(read.record, { file: this.file, line: origin.line, column: origin.column });
+  }
+
+  /**
+   * Whether the elements of a top-level array go out in batches from here on (once true, true
+   * for the rest of the array). A list response's records, read as a stream, stay here: its
+   * records held before the stream began are read here too, and must come first.
+   */
+  private takesElements(i: number): boolean {
+    if (this.batchingElements) return true;
+    if (this.elementDepth !== 1 || !this.options.lineBatches?.takes(this.base + i)) return false;
+    this.batchingElements = true;
+    return true;
+  }
+
+  /** Sends the elements this chunk ended as one batch. */
+  private submitElements(): void {
+    const elements = this.elementBatch;
+    this.elementBatch = [];
+    const spans: number[] = [];
+    let offset = 0;
+    for (const { bytes, line, column } of elements) {
+      spans.push(offset, offset + bytes.length, line, column);
+      offset += bytes.length;
     }
-    return this.sink(value, { file: this.file, ...origin });
+    const first = elements[0]!.line;
+    this.options.lineBatches!.submit({
+      bytes: Buffer.concat(elements.map((e) => e.bytes)),
+      file: this.file,
+      line: first,
+      lines: elements[elements.length - 1]!.line - first + 1,
+      spans,
+    });
   }
 
   private parse(bytes: Buffer, origin: { line: number; column: number }): unknown {

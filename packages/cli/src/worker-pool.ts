@@ -15,8 +15,13 @@ export interface LineBatch {
   file: string;
   /** The first line's number. */
   line: number;
-  /** Line breaks in `bytes`. */
+  /** Line breaks in `bytes` (elements: the lines they span). */
   lines: number;
+  /**
+   * Elements of a JSON array instead of lines: four numbers an element (its start and end in
+   * `bytes`, the line and column it began at).
+   */
+  spans?: number[];
 }
 
 /** How the run reads the answers, in input order. */
@@ -143,7 +148,14 @@ export class WorkerPool {
     // view of the chunk would clone its whole buffer, and fresh buffers keep the GC busy).
     const bytes = this.copyOf(batch.bytes);
     worker.thread.postMessage(
-      { kind: 'batch', id: slot.id, file: batch.file, line: batch.line, bytes },
+      {
+        kind: 'batch',
+        id: slot.id,
+        file: batch.file,
+        line: batch.line,
+        bytes,
+        ...(batch.spans ? { spans: batch.spans } : {}),
+      },
       [bytes.buffer as ArrayBuffer],
     );
   }
@@ -264,6 +276,11 @@ export class WorkerPool {
     if (result.generation !== this.generation) return this.reader.readHere(batch);
     if (!this.reader.take(result, batch)) return false;
     if (!result.stop) return true;
+    if (batch.spans) {
+      // Elements: the stop's offset is the element's index.
+      const spans = batch.spans.slice(result.stop.offset * 4);
+      return this.reader.readHere({ ...batch, spans, line: result.stop.line });
+    }
     const rest = batch.bytes.subarray(result.stop.offset);
     const skipped = result.stop.line - batch.line;
     return this.reader.readHere({

@@ -27,13 +27,17 @@ export interface SchemaUpdate {
   schema: ResourceSchema;
 }
 
-/** Whole NDJSON lines, the first being line `line` of `file` (the last may lack its break). */
+/**
+ * Whole NDJSON lines, the first being line `line` of `file` (the last may lack its break); or
+ * the elements of a JSON array at `spans` (four numbers each: start, end, line, column).
+ */
 export interface BatchRequest {
   kind: 'batch';
   id: number;
   file: string;
   line: number;
   bytes: Uint8Array;
+  spans?: number[];
 }
 
 /** A worker's answer for one batch. */
@@ -57,8 +61,9 @@ export interface BatchResult {
   /** Records skipped for a value their inferred type cannot read (--keep-going). */
   skipped: number;
   /**
-   * The worker stopped before this line (its byte offset in the batch): the main thread reads
-   * the rest of the batch itself (a type to widen, or an error to report where it happens).
+   * The worker stopped before this line (its byte offset in the batch; for elements, the
+   * element's index): the main thread reads the rest of the batch itself (a type to widen, or an
+   * error to report where it happens).
    */
   stop?: { offset: number; line: number };
   /** The batch's bytes, moved back to the main thread (which sends its next batch in them). */
