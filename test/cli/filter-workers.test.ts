@@ -8,37 +8,16 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServiceModule } from '../support/bundle-service.js';
+import { type Run, runListkit } from '../support/run-listkit.js';
 
 const work = mkdtempSync(join(tmpdir(), 'listkit-workers-'));
 let cli: { file: string; dispose: () => void } | undefined;
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function listkit(args: string[], stdin?: string | Buffer, script = cli?.file ?? ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      env: {
-        ...process.env,
-        XDG_CONFIG_HOME: join(work, 'config'),
-        LISTKIT_PAGE_TOKEN_SECRETS: '',
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin ?? '');
+/** Runs `listkit args` (the bundle from the sources, or `script`) with `stdin` as its input. */
+function listkit(args: string[], stdin?: string | Buffer): Promise<Run> {
+  return runListkit(cli?.file ?? '', args, {
+    env: { XDG_CONFIG_HOME: join(work, 'config'), LISTKIT_PAGE_TOKEN_SECRETS: '' },
+    stdin: stdin ?? '',
   });
 }
 
