@@ -137,7 +137,7 @@ program
   )
   .option(
     '--workers <n>',
-    `threads that read NDJSON lines (at most ${MAX_WORKERS}); 1: the main thread alone (default: ${DEFAULT_WORKERS}, the machine's cores up to 4, once an input passes 1 MiB)`,
+    `threads that read NDJSON lines and a JSON array's elements (at most ${MAX_WORKERS}); 1: the main thread alone (default: ${DEFAULT_WORKERS}, the machine's cores up to 4, once an input passes 1 MiB)`,
     boundedInteger('--workers', MAX_WORKERS),
   )
   .addHelpText(
