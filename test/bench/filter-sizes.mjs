@@ -1,12 +1,13 @@
 // listkit filter against jq and DuckDB over inputs of every size: 10^3, 10^5 and 10^6 NDJSON
 // lines and a 50 MB one-line JSON array, one filter (an AND of two fields), each tool counting the
-// matches (the counts must agree); then listkit alone over one-line arrays of 12.5, 25 and 50 MB,
+// matches (the counts must agree); listkit as installed (its worker threads, decision 96) and with
+// --workers 1 (the main thread alone); then listkit alone over one-line arrays of 12.5, 25 and 50 MB,
 // whose ms per MB stays flat when reading is linear. jq and listkit run as processes (start-up
 // included, as in a pipeline); DuckDB runs in this process (`@duckdb/node-api`, its start-up not
 // counted: it favours DuckDB). Run after a build: node test/bench/filter-sizes.mjs
-import { spawnSync } from 'node:child_process';
+import { execSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -45,8 +46,12 @@ function spawnCount(command, args) {
   return run.stdout;
 }
 
-const listkitCount = (file) => () =>
-  spawnCount(process.execPath, [listkit, 'filter', FILTER, file, '--output', 'count']);
+const listkitCount =
+  (file, flags = []) =>
+  () =>
+    spawnCount(process.execPath, [listkit, 'filter', FILTER, file, '--output', 'count', ...flags]);
+/** `uptime`'s line: the load beside every figure. */
+const uptime = () => execSync('uptime', { encoding: 'utf8' }).trim();
 const jqCount = (file, array) => () =>
   array
     ? spawnCount('jq', [`[.[] | select(${JQ_TEST})] | length`, file])
@@ -74,27 +79,28 @@ for (const megabytes of [12.5, 25, 50]) {
 inputs.push(arrays[2]);
 
 console.log(
-  `listkit filter '${FILTER}' --output count vs ${jqVersion.stdout.trim()} and DuckDB ${(await duck.runAndReadAll('SELECT version()')).getRows()[0][0]}; best of ${ROUNDS}; load average ${loadavg()[0].toFixed(2)} at start\n`,
+  `listkit filter '${FILTER}' --output count vs ${jqVersion.stdout.trim()} and DuckDB ${(await duck.runAndReadAll('SELECT version()')).getRows()[0][0]}; best of ${ROUNDS}; ${availableParallelism()} cores; at start: ${uptime()}\n`,
 );
 console.log(
-  '| input | MB | matches | listkit ms | jq ms | DuckDB ms | jq / listkit | listkit / DuckDB |',
+  '| input | MB | matches | listkit ms | listkit --workers 1 ms | jq ms | DuckDB ms | jq / listkit | listkit / DuckDB |',
 );
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 let failed = false;
 for (const { name, file, array } of inputs) {
   const ours = await best(listkitCount(file));
+  const alone = await best(listkitCount(file, ['--workers', '1']));
   const jq = await best(jqCount(file, array));
   const db = await best(duckCount(file, array));
   const size = statSync(file).size / MB;
-  if (ours.count !== jq.count || ours.count !== db.count) {
+  if (ours.count !== jq.count || ours.count !== db.count || alone.count !== ours.count) {
     failed = true;
     console.log(
-      `| ${name} | MISMATCH: listkit ${ours.count}, jq ${jq.count}, DuckDB ${db.count} |`,
+      `| ${name} | MISMATCH: listkit ${ours.count}, --workers 1 ${alone.count}, jq ${jq.count}, DuckDB ${db.count} |`,
     );
     continue;
   }
   console.log(
-    `| ${name} | ${size.toFixed(1)} | ${Number(ours.count).toLocaleString('en')} | ${ours.ms.toFixed(0)} | ${jq.ms.toFixed(0)} | ${db.ms.toFixed(0)} | ${(jq.ms / ours.ms).toFixed(2)}x | ${(ours.ms / db.ms).toFixed(2)}x |`,
+    `| ${name} | ${size.toFixed(1)} | ${Number(ours.count).toLocaleString('en')} | ${ours.ms.toFixed(0)} | ${alone.ms.toFixed(0)} | ${jq.ms.toFixed(0)} | ${db.ms.toFixed(0)} | ${(jq.ms / ours.ms).toFixed(2)}x | ${(ours.ms / db.ms).toFixed(2)}x |`,
   );
 }
 
@@ -116,9 +122,7 @@ for (let round = 0; round < STARTS; round++) {
     fastest[i] = Math.min(fastest[i], Number(process.hrtime.bigint() - started) / 1e6);
   });
 }
-console.log(
-  `\nStart-up: one record on stdin, fastest of ${STARTS} (load average ${loadavg()[0].toFixed(2)}).\n`,
-);
+console.log(`\nStart-up: one record on stdin, fastest of ${STARTS} (${uptime()}).\n`);
 console.log('| program | ms |');
 console.log('| --- | ---: |');
 for (const [i, [name]] of startUps.entries()) console.log(`| ${name} | ${fastest[i].toFixed(0)} |`);
@@ -134,7 +138,7 @@ for (const { name, file } of arrays) {
     `| ${name} | ${size.toFixed(1)} | ${ours.ms.toFixed(0)} | ${(ours.ms / size).toFixed(1)} | ${jq.ms.toFixed(0)} | ${(jq.ms / size).toFixed(1)} |`,
   );
 }
-console.log(`\nload average ${loadavg()[0].toFixed(2)} at the end`);
+console.log(`\nAt the end: ${uptime()}`);
 duck.closeSync?.();
 rmSync(work, { recursive: true, force: true });
 if (failed) process.exit(1);

@@ -80,8 +80,17 @@ describe('listkit conform bounds every response', () => {
     const server = await startHostileServer('deep-item');
     try {
       const run = await conform([server.url], true);
-      expectStopped(run, /nested too deep: more than 100 levels at line 1, column 127 of the body/);
+      expectStopped(
+        run,
+        /nested too deep: more than 100 levels \(--max-depth\) at line 1, column 127 of the body/,
+      );
       expect(run.peakRss).toBeLessThan(PEAK_RSS_LIMIT);
+      // The bound is an option like the others: its value moves the column it stops at.
+      const raised = await conform([server.url, '--max-depth', '1000'], true);
+      expectStopped(raised, /more than 1000 levels \(--max-depth\) at line 1, column 1027 /);
+      const refused = await conform([server.url, '--max-depth', '1001']);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(/--max-depth must be a positive integer \(at most 1000\)/);
     } finally {
       await server.close();
     }

@@ -18,13 +18,14 @@ export interface Run {
 const PEAK_RSS_PRELOAD = fileURLToPath(new URL('./peak-rss-on-exit.cjs', import.meta.url));
 
 /**
- * Runs `node cli args` with NO_COLOR set; `measureRss` adds the peak RSS of the run, read by the
- * child itself as it exits (so it covers the whole run, however short).
+ * Runs `node cli args` with NO_COLOR set, `stdin` written to its standard input (none: an
+ * empty input); `measureRss` adds the peak RSS of the run, read by the child itself as it exits (so it
+ * covers the whole run, however short).
  */
 export function runListkit(
   cli: string,
   args: string[],
-  options: { env?: Record<string, string>; measureRss?: boolean } = {},
+  options: { env?: Record<string, string>; measureRss?: boolean; stdin?: string | Buffer } = {},
 ): Promise<Run> {
   const dir = options.measureRss ? mkdtempSync(join(tmpdir(), 'listkit-rss-')) : undefined;
   const rssFile = dir ? join(dir, 'peak-rss') : undefined;
@@ -39,9 +40,12 @@ export function runListkit(
           ...options.env,
           ...(rssFile ? { LISTKIT_PEAK_RSS_FILE: rssFile } : {}),
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
+    // No stdin given: an empty input, ended at once.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.stdin ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {

@@ -1,12 +1,15 @@
 // `listkit`: Google-style list filters for any JSON (`filter`), and the emulator (`serve`). The
 // program itself: main.ts runs it as an ES module, bin.ts (the installed bin) as a script with a
 // compile cache; both hand in how to load the emulator, an ES module package outside the bundle.
+import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
 import type { ConformCommandOptions } from './conform/conform-command.js';
 import { protectFilter, unprotectFilter } from './filter-argument.js';
 import { type FilterOptions, type OutputFormat, runFilter } from './filter-command.js';
-import { DEFAULT_LIMITS, MAX_DEPTH_CEILING } from './input-limits.js';
+import { runFilterWorker } from './filter-worker.js';
+import { DEFAULT_LIMITS, DEFAULT_RESPONSE_DEPTH, MAX_DEPTH_CEILING } from './input-limits.js';
+import { isFilterWorkerArgv } from './worker-marker.js';
 
 const EXIT_CODES = `
 Exit status:
@@ -21,6 +24,14 @@ const boundedInteger = (flag: string, max: number) => (value: string) => {
   return Number(value);
 };
 const positiveInteger = (flag: string) => boundedInteger(flag, 1_000_000_000);
+
+/** The most threads --workers may start. */
+const MAX_WORKERS = 64;
+/**
+ * Threads started when --workers is not given: the machine's cores, at most 4 (each thread
+ * holds some 25 MiB of its own; one main thread finding line breaks keeps about that many busy).
+ */
+const DEFAULT_WORKERS = Math.min(availableParallelism(), 4);
 
 /** Set by {@link runCli}. */
 let host: CliHost | undefined;
@@ -124,6 +135,11 @@ program
     boundedInteger('--max-depth', MAX_DEPTH_CEILING),
     DEFAULT_LIMITS.maxDepth,
   )
+  .option(
+    '--workers <n>',
+    `threads that read NDJSON lines and a JSON array's elements (at most ${MAX_WORKERS}); 1: the main thread alone (default: ${DEFAULT_WORKERS}, the machine's cores up to 4, once an input passes 1 MiB)`,
+    boundedInteger('--workers', MAX_WORKERS),
+  )
   .addHelpText(
     'after',
     `
@@ -162,6 +178,9 @@ ${EXIT_CODES}`,
       sampleSize: opts.sampleSize as number,
       maxRecordBytes: opts.maxRecordBytes as number,
       maxDepth: opts.maxDepth as number,
+      workers: (opts.workers as number | undefined) ?? DEFAULT_WORKERS,
+      workersGiven: opts.workers !== undefined,
+      ...(host?.workerScript ? { workerScript: host.workerScript } : {}),
     };
     process.exitCode = await runFilter(filter, files, options, {
       write,
@@ -256,6 +275,12 @@ program
     positiveInteger('--max-listing-size'),
     16,
   )
+  .option(
+    '--max-depth <n>',
+    `the deepest nesting of arrays and objects a response may have (at most ${MAX_DEPTH_CEILING})`,
+    boundedInteger('--max-depth', MAX_DEPTH_CEILING),
+    DEFAULT_RESPONSE_DEPTH,
+  )
   .option('--seed <n>', 'the seed of the generated filters', positiveInteger('--seed'), 1)
   .option(
     '--mutate <recipe>',
@@ -299,6 +324,7 @@ ${CONFORM_EXIT_CODES}`,
       maxTime: opts.maxTime as number,
       maxResponseSize: opts.maxResponseSize as number,
       maxListingSize: opts.maxListingSize as number,
+      maxDepth: opts.maxDepth as number,
       ...(opts.mutate !== undefined ? { mutate: opts.mutate as string } : {}),
       seed: opts.seed as number,
       json: Boolean(opts.json),
@@ -338,6 +364,11 @@ function write(chunk: string | Buffer): Promise<void> {
 export interface CliHost {
   /** Loads the emulator's `listkit serve` (an ES module, so outside a script bundle). */
   importServe(): Promise<typeof import('@listkit/service/serve')>;
+  /**
+   * The module that starts the program (its path): `listkit filter`'s worker threads start
+   * from it too, and {@link runCli} there runs the worker instead of the command line.
+   */
+  workerScript?: string;
 }
 
 /**
@@ -349,6 +380,10 @@ export interface CliHost {
  * ```
  */
 export async function runCli(argv: string[], cliHost: CliHost): Promise<void> {
+  if (isFilterWorkerArgv(argv)) {
+    runFilterWorker();
+    return;
+  }
   host = cliHost;
   // A reader that stops early (| head) closes the pipe: that ends the command quietly.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

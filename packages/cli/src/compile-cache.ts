@@ -44,12 +44,18 @@ export function compileCacheDirectory(env: NodeJS.ProcessEnv = process.env): str
  * A few cache files per script are kept (see `CACHES_KEPT`); older ones are removed when a
  * new one is written.
  *
+ * `write: false` (a worker thread) only reads the cache.
+ *
  * @example
  * ```ts
  * const { runCli } = requireWithCodeCache(cliScript, compileCacheDirectory()) as typeof import('./cli.js');
  * ```
  */
-export function requireWithCodeCache(file: string, cacheDirectory: string | undefined): unknown {
+export function requireWithCodeCache(
+  file: string,
+  cacheDirectory: string | undefined,
+  write = true,
+): unknown {
   const source = readFileSync(file, 'utf8');
   // The build's size and time name its cache (V8 checks only the source's length), and so do
   // Node's flags (V8 rejects a cache made under other flags, such as --cpu-prof's).
@@ -68,7 +74,7 @@ export function requireWithCodeCache(file: string, cacheDirectory: string | unde
     `(function (exports, require, module, __filename, __dirname) {${source}\n})`,
     { filename: file, ...(cachedData ? { cachedData } : {}) },
   );
-  if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
+  if (cacheFile && write && (cachedData === undefined || script.cachedDataRejected)) {
     process.once('exit', () => writeCache(script, cacheFile, prefix));
   }
   const module = { exports: {} };

@@ -1,18 +1,10 @@
 // `listkit filter`: Google-style list filters over any JSON, from files or stdin.
 import {
-  type CompiledFilter,
-  checkedFieldsOf,
-  compileFieldMask,
-  compileFilter,
-  explainFilter,
   type FieldMask,
   type FieldRef,
-  formatExplanation,
   ListkitError,
-  type OrderBy,
   type PageTokenBinding,
   PageTokenCodec,
-  parseOrderBy,
   type ResourceSchema,
   type SchemaWarning,
   type SortKey,
@@ -20,23 +12,27 @@ import {
 import type { SqlDialectName } from '@listkit/query/sql';
 import { checkRecordAgainstSchema } from './check-record.js';
 import { CliError, EXIT } from './cli-error.js';
+import { FilterBatches } from './filter-batches.js';
+import { guardedFields, loadSqlPlanner, prepare, project, type Query } from './filter-query.js';
+import { eachElement, readJsonElement } from './json-element.js';
+import { eachLine, lineProblem, readNdjsonLine } from './ndjson-line.js';
 import { OutputBuffer } from './output-buffer.js';
-import { type Cursor, inputOrderPage, orderedPage, type PageSelection } from './page-selection.js';
 import { type RecordOrigin, readRecords } from './read-records.js';
 import { maskColumns, renderTable } from './render-table.js';
 import {
   numberRecord,
-  POSITION_KEY,
   type SchemaChoice,
   schemaFromFile,
   schemaFromSample,
 } from './schema-choice.js';
-import { describeValue, guardRecord } from './schema-guard.js';
+import { describeValue, guardRecord, unreadableMessage } from './schema-guard.js';
 import { StreamOutput } from './stream-output.js';
+import type { LineBatch } from './worker-pool.js';
+import type { BatchResult } from './worker-protocol.js';
+
+export { project } from './filter-query.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'table' | 'count';
-
-let sqlPlanner: typeof import('@listkit/query/sql') | undefined;
 
 export interface FilterOptions {
   orderBy?: string;
@@ -68,6 +64,15 @@ export interface FilterOptions {
   maxRecordBytes: number;
   /** The deepest nesting of arrays and objects read. */
   maxDepth: number;
+  /**
+   * Threads that read NDJSON lines: 1 reads on the main thread alone; more start worker threads
+   * (decision 96), at once when `workersGiven`, else once an input has shown more than
+   * `AUTO_WORKERS_FROM` bytes.
+   */
+  workers: number;
+  workersGiven: boolean;
+  /** The module a worker thread starts from (the program's own entry); none: no workers. */
+  workerScript?: string;
 }
 
 export interface Io {
@@ -127,7 +132,7 @@ export async function runFilter(
 ): Promise<number> {
   refuseCountedPages(options);
   // The SQL planner is loaded only for --sql: the other runs start without it.
-  if (options.sql) sqlPlanner ??= await import('@listkit/query/sql');
+  if (options.sql) await loadSqlPlanner();
   const warn = (w: SchemaWarning) =>
     io.error(`listkit: warning: schema: ${w.at}: ${w.message} (left out)`);
   const inputs = files.length > 0 ? files : ['-'];
@@ -140,6 +145,7 @@ export async function runFilter(
   try {
     await run.readAll(inputs);
   } catch (error) {
+    await run.batches.close();
     // Streaming, the matches of the records read before the error are written; --atomic
     // writes nothing.
     if (run.output instanceof StreamOutput) {
@@ -156,6 +162,7 @@ export async function runFilter(
     }
     throw error;
   }
+  await run.batches.close();
   return run.finish(paging);
 }
 
@@ -174,6 +181,7 @@ class FilterRun {
   count = 0;
   skipped = 0;
   refs: FieldRef[] = [];
+  readonly batches: FilterBatches;
   readonly widened = new Set<string>();
   readonly inferred: boolean;
   /** Matches in input order, not held for a page. */
@@ -198,6 +206,7 @@ class FilterRun {
     this.streaming = this.direct && !options.atomic;
     this.eager = !(options.printSchema || options.explain || options.sql);
     this.output = this.streaming ? new StreamOutput(io.write) : new OutputBuffer();
+    this.batches = new FilterBatches(this);
   }
 
   /** Compiles the filter against `choice`; replays the sample read so far. */
@@ -209,9 +218,7 @@ class FilterRun {
       return;
     }
     this.query = prepared;
-    this.refs = this.inferred
-      ? [...checkedFieldsOf(prepared.filter.checked), ...orderFieldsOf(prepared.order)]
-      : [];
+    this.refs = this.inferred ? guardedFields(prepared) : [];
   }
 
   /**
@@ -251,15 +258,84 @@ class FilterRun {
     const q = this.query!;
     if (this.choice!.keyedByPosition) numberRecord(record, at);
     if (!q.filter.matches(record)) return true;
-    this.count++;
-    if (this.options.output === 'count') return true;
-    if (this.direct) {
-      const line = JSON.stringify(project(record, q.mask));
-      if (this.options.output === 'ndjson') this.output.write(`${line}\n`);
-      else this.output.write(`${this.count === 1 ? '{\n  "items": [\n' : ',\n'}    ${line}`);
+    if (this.options.output === 'count') {
+      this.count++;
       return true;
     }
+    if (this.direct) {
+      this.emit(JSON.stringify(project(record, q.mask)));
+      return true;
+    }
+    this.count++;
     return q.selection.offer(record, at);
+  }
+
+  /** Writes one match of a direct run: its JSON line. */
+  emit(line: string): void {
+    this.count++;
+    if (this.options.output === 'ndjson') this.output.write(`${line}\n`);
+    else this.output.write(`${this.count === 1 ? '{\n  "items": [\n' : ',\n'}    ${line}`);
+  }
+
+  /**
+   * A worker's answer for a batch of lines (worker-pool.ts), read in input order as the lines
+   * themselves would be: its reports, positions, count and matches. False: the page is complete.
+   */
+  takeBatch(result: BatchResult): boolean {
+    for (const [kind, message] of result.reports) {
+      if (kind === 'line') this.io.error(message);
+      else if (this.skipped === 0) this.io.error(`listkit: ${message} (skipped; --keep-going)`);
+    }
+    this.skipped += result.skipped;
+    const base = this.position;
+    this.position += result.records;
+    if (this.options.output === 'count') {
+      this.count += result.count;
+    } else if (this.direct && this.options.output === 'ndjson') {
+      this.count += result.count;
+      this.output.write(result.text);
+    } else if (this.direct) {
+      for (const line of result.text.split('\n')) if (line !== '') this.emit(line);
+    } else {
+      for (const [at, text] of result.matches) {
+        const record = JSON.parse(text) as object;
+        if (this.choice!.keyedByPosition) numberRecord(record, base + at);
+        this.count++;
+        if (!this.query!.selection.offer(record, base + at)) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Reads whole NDJSON lines on this thread, as the reader does. False: stop reading. */
+  readLines(batch: LineBatch): boolean {
+    if (batch.spans) {
+      return eachElement(batch.bytes, batch.spans, (bytes, origin) => {
+        const read = readJsonElement(bytes, batch.file, origin);
+        if (read.kind === 'problem') throw new CliError(read.message, EXIT.input);
+        return this.record(read.record, { file: batch.file, ...origin });
+      });
+    }
+    return eachLine(batch.bytes, batch.line, (bytes, line) => {
+      const read = readNdjsonLine(bytes, batch.file, line, this.options);
+      if (read.kind === 'record')
+        return this.record(read.record, { file: batch.file, line, column: 1 });
+      if (read.kind === 'problem') lineProblem(read.message, this.options.keepGoing, this.io.error);
+      return true;
+    });
+  }
+
+  /** A record read from the input (the reader's sink): checked, sampled or taken. */
+  record(read: object, origin: RecordOrigin): boolean {
+    const record =
+      this.options.schema !== undefined
+        ? checkRecordAgainstSchema(read, this.choice!.schema, origin, this.options.coerce === true)
+        : read;
+    const at = this.position++;
+    if (this.query) return this.take(record, origin, at);
+    if (this.printed !== undefined) return false;
+    this.sample.push({ record, origin, position: at });
+    return this.sample.length < this.options.sampleSize || this.tryBegin(true);
   }
 
   /**
@@ -273,11 +349,7 @@ class FilterRun {
       if (verdict.kind === 'ok') return true;
       const where = `${origin.file}:${origin.line}:${origin.column}`;
       const holds = `${where}: field '${verdict.ref.path}' holds ${describeValue(verdict.value)}`;
-      if (verdict.kind === 'unreadable') {
-        return this.unreadable(
-          `${holds}, which its type inferred from earlier records (${verdict.ref.type.kind}) cannot read; give --schema`,
-        );
-      }
+      if (verdict.kind === 'unreadable') return this.unreadable(unreadableMessage(verdict, where));
       if (!this.widen(verdict.schema, verdict.ref.path)) {
         return this.unreadable(
           `${holds}: read as ${verdict.to} (was ${verdict.from}), it could sort before matches --order-by has already passed over; give --schema`,
@@ -313,6 +385,7 @@ class FilterRun {
       : previous.query.selection;
     if (selection) {
       this.query!.selection = selection;
+      this.batches.schemaChanged(schema);
       return true;
     }
     Object.assign(this, previous);
@@ -323,35 +396,17 @@ class FilterRun {
     const limits = { maxRecordBytes: this.options.maxRecordBytes, maxDepth: this.options.maxDepth };
     for (const file of inputs) {
       if (this.printed !== undefined) break;
-      const more = await readRecords(
-        file,
-        (read, origin) => {
-          const record =
-            this.options.schema !== undefined
-              ? checkRecordAgainstSchema(
-                  read,
-                  this.choice!.schema,
-                  origin,
-                  this.options.coerce === true,
-                )
-              : read;
-          const at = this.position++;
-          if (this.query) return this.take(record, origin, at);
-          if (this.printed !== undefined) return false;
-          this.sample.push({ record, origin, position: at });
-          return this.sample.length < this.options.sampleSize || this.tryBegin(true);
+      const more = await readRecords(file, (read, origin) => this.record(read, origin), {
+        itemsPath: this.options.items,
+        keepGoing: this.options.keepGoing,
+        onBadLine: this.io.error,
+        limits,
+        afterChunk: () => {
+          if (this.eager && !this.query) this.tryBegin(false);
+          return this.flush();
         },
-        {
-          itemsPath: this.options.items,
-          keepGoing: this.options.keepGoing,
-          onBadLine: this.io.error,
-          limits,
-          afterChunk: () => {
-            if (this.eager && !this.query) this.tryBegin(false);
-            return this.output instanceof StreamOutput ? this.output.flush() : undefined;
-          },
-        },
-      );
+        lineBatches: this.batches,
+      });
       if (!more) break;
     }
     if (!this.query && this.printed === undefined) {
@@ -363,6 +418,11 @@ class FilterRun {
         this.tryBegin(true);
       }
     }
+  }
+
+  /** Writes the matches gathered so far (streaming); a promise while stdout cannot take more. */
+  flush(): Promise<void> | undefined {
+    return this.output instanceof StreamOutput ? this.output.flush() : undefined;
   }
 
   async finish(paging: Awaited<ReturnType<typeof openPaging>>): Promise<number> {
@@ -413,106 +473,6 @@ async function writeSelection(
   );
 }
 
-interface Query {
-  filter: CompiledFilter<object>;
-  order: OrderBy<object> | undefined;
-  selection: PageSelection;
-  /** `--fields`, checked against the schema; undefined: every field. */
-  mask?: FieldMask;
-}
-
-/**
- * The fields an order sorts by (the key ends every order), as the schema guard reads them; not
- * the input position that keys data without a name or id (listkit sets it after the guard).
- */
-function orderFieldsOf(order: OrderBy<object> | undefined): FieldRef[] {
-  const terms = (order?.keyTerms ?? []).filter((term) => term.path !== POSITION_KEY);
-  return terms.map((term) => ({
-    path: term.path,
-    steps: term.path.split('.').map((name) => ({ kind: 'field' as const, name })),
-    type: term.type,
-    span: term.span,
-  }));
-}
-
-/**
- * Checks the filter and orderBy against the schema and sets up the page; or, for --print-schema,
- * --explain and --sql, returns the text to print instead.
- */
-function prepare(
-  filter: string,
-  choice: SchemaChoice,
-  options: FilterOptions,
-  cursorKey: SortKey | undefined,
-): Query | string {
-  const { schema } = choice;
-  if (options.printSchema) return `${JSON.stringify(schema, null, 2)}\n`;
-  const compiled = listkitCall(() => compileFilter<object>(filter, schema));
-  // The emulator's and the list method's reader: a misspelt path is refused (it would print {}
-  // for every record), with a caret and a did-you-mean.
-  const mask = options.fields
-    ? listkitCall(() => compileFieldMask(options.fields!, schema), '--fields: ')
-    : undefined;
-  const order = options.orderBy
-    ? listkitCall(() => parseOrderBy<object>(options.orderBy!, schema))
-    : undefined;
-  if (options.explain) return `${formatExplanation(explainFilter(compiled.checked, filter))}\n`;
-  if (options.sql) {
-    const { planListQuery, sqlTable } = sqlPlanner!;
-    const table = sqlTable(schema, { table: 'resources', dialect: options.sqlDialect });
-    const plan = planListQuery(table, {
-      filter: compiled,
-      order: order ?? parseOrderBy<object>('', schema),
-      pageSize: options.pageSize ?? 50,
-    });
-    return [
-      plan.text,
-      `-- parameters: ${JSON.stringify(plan.params)}`,
-      ...(plan.exact
-        ? []
-        : ['-- returned rows are checked again by the filter in the process (residual)']),
-      ...plan.inexact.map((c) => `-- ${c.path}: ${c.reason}`),
-      '',
-    ].join('\n');
-  }
-  const cursor = cursorKey && cursorOf(cursorKey, order);
-  const selection = order
-    ? orderedPage(order, options.pageSize, cursor)
-    : inputOrderPage(options.pageSize, cursor);
-  return { filter: compiled, order, selection, ...(mask && !mask.selectsAll ? { mask } : {}) };
-}
-
-function cursorOf(key: SortKey, order: OrderBy<object> | undefined): Cursor {
-  const position = key[key.length - 1];
-  const expected = (order?.keyTerms.length ?? 0) + 1;
-  if (
-    key.length !== expected ||
-    typeof position !== 'number' ||
-    !Number.isInteger(position) ||
-    position < 0
-  ) {
-    throw new CliError('--page-token: the token does not belong to this listing', EXIT.usage);
-  }
-  return { key: key.slice(0, -1), position };
-}
-
-/** Runs a parse or check, turning a ListkitError into the caret message and exit status 2. */
-function listkitCall<T>(work: () => T, prefix = ''): T {
-  try {
-    return work();
-  } catch (error) {
-    if (error instanceof ListkitError) {
-      // The caret lines are indented as far as the prefix, so they still point at the source.
-      const text = error
-        .format()
-        .split('\n')
-        .join(`\n${' '.repeat(prefix.length)}`);
-      throw new CliError(`${prefix}${text}`, EXIT.usage);
-    }
-    throw error;
-  }
-}
-
 async function finish(
   options: FilterOptions,
   mask: FieldMask | undefined,
@@ -541,9 +501,4 @@ async function finish(
   }
   await output.drainTo(io.write);
   if (nextPageToken && options.output !== 'json') io.error(`nextPageToken: ${nextPageToken}`);
-}
-
-/** The record with only what `--fields` selects (all of it without). */
-export function project(record: object, mask: FieldMask | undefined): object {
-  return mask ? (mask.apply(record) as object) : record;
 }

@@ -26,6 +26,12 @@ export const MIB = 1024 * 1024;
 /** The defaults: far above any real API resource, far below what would exhaust a 512 MB process. */
 export const DEFAULT_LIMITS: InputLimits = { maxRecordBytes: 64 * MIB, maxDepth: 512 };
 
+/**
+ * The default of `listkit conform --max-depth`, the deepest nesting a list response may have:
+ * protobuf's default recursion limit, which no Google API response reaches.
+ */
+export const DEFAULT_RESPONSE_DEPTH = 100;
+
 /** The most `--max-depth` may raise the nesting bound to (deeper values overflow the stack). */
 export const MAX_DEPTH_CEILING = 1000;
 

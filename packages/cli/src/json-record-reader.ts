@@ -6,8 +6,10 @@
 import { isAscii } from 'node:buffer';
 import { CliError, EXIT } from './cli-error.js';
 import { type InputLimits, nestedTooDeep, recordTooLarge } from './input-limits.js';
-import { locateJsonError, showChar } from './json-error-locator.js';
-import { nestsTooDeep } from './json-nesting.js';
+import { readJsonElement } from './json-element.js';
+import { showChar } from './json-error-locator.js';
+import { lineProblem, located, readNdjsonLine } from './ndjson-line.js';
+import type { LineBatch } from './worker-pool.js';
 
 /** Where a record began, for messages. */
 export interface RecordOrigin {
@@ -31,6 +33,18 @@ export interface RecordReaderOptions {
   limits: InputLimits;
   /** The records of a whole top-level object (a list response, or the object itself). */
   recordsOf: DocumentRecords;
+  /** Where whole NDJSON lines go to be read by worker threads, once it takes them. */
+  lineBatches?: LineBatchSink;
+}
+
+/** Takes batches of whole NDJSON lines (worker-pool.ts). */
+export interface LineBatchSink {
+  /**
+   * Asked before each chunk's lines, with the bytes read so far, until it says true: from then
+   * on every line of the input goes out in batches.
+   */
+  takes(bytesRead: number): boolean;
+  submit(batch: LineBatch): void;
 }
 
 /**
@@ -145,6 +159,12 @@ export class JsonRecordReader {
   // NDJSON lines.
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** Lines go out in batches (to worker threads), not read here. */
+  private batching = false;
+  /** Elements of a top-level array go out in batches, not read here. */
+  private batchingElements = false;
+  /** Elements of this chunk waiting to go out together: their bytes and where each began. */
+  private elementBatch: { bytes: Buffer; line: number; column: number }[] = [];
 
   constructor(
     private readonly file: string,
@@ -170,13 +190,18 @@ export class JsonRecordReader {
     }
     this.newlineAt = -1;
     let more = true;
-    while (i < chunk.length && more) {
-      i = this.mode === 'lines' ? this.lines(chunk, i) : this.scan(chunk, i);
-      more = i >= 0 && !this.stopped;
-    }
-    if (more) {
-      this.saveChunkEnd(chunk);
-      more = !this.stopped;
+    try {
+      while (i < chunk.length && more) {
+        i = this.mode === 'lines' ? this.lines(chunk, i) : this.scan(chunk, i);
+        more = i >= 0 && !this.stopped;
+      }
+      if (more) {
+        this.saveChunkEnd(chunk);
+        more = !this.stopped;
+      }
+    } finally {
+      // The elements before an error go out too: their matches are written before it.
+      if (this.elementBatch.length > 0) this.submitElements();
     }
     this.lineContinuation += countContinuation(chunk, this.counted, chunk.length);
     this.base += chunk.length;
@@ -186,7 +211,13 @@ export class JsonRecordReader {
   /** The input ended: reports what is left open, reads a last line without a newline. */
   end(): void {
     if (this.mode === 'lines') {
-      if (this.pendingBytes > 0) this.ndjsonLine(Buffer.concat(this.pending), this.line);
+      if (this.pendingBytes === 0) return;
+      const bytes = Buffer.concat(this.pending);
+      if (this.batching) {
+        this.options.lineBatches!.submit({ bytes, file: this.file, line: this.line, lines: 1 });
+      } else {
+        this.ndjsonLine(bytes, this.line);
+      }
       return;
     }
     if (this.inString || this.depth > 0) {
@@ -415,7 +446,13 @@ export class JsonRecordReader {
       const element = this.element;
       this.element = undefined;
       this.needComma = true;
-      if (!this.record(this.take(element, i + 1), element)) return false;
+      const bytes = this.take(element, i + 1);
+      if (this.takesElements(i)) {
+        this.itemIndex++;
+        this.elementBatch.push({ bytes, line: element.line, column: element.column });
+      } else if (!this.record(bytes, element)) {
+        return false;
+      }
     } else if (this.candidate && this.depth === 2 && this.candidate.open) {
       this.candidate.elements.push({ ...this.candidate.open, end: this.heldOffset(i + 1) });
       this.candidate.open = undefined;
@@ -581,15 +618,42 @@ export class JsonRecordReader {
 
   /** Parses one record's bytes and hands it on. */
   private record(bytes: Buffer, origin: { line: number; column: number }): boolean {
-    const value = this.parse(bytes, origin);
+    const read = readJsonElement(bytes, this.file, origin);
     this.itemIndex++;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new CliError(
-        `${this.file}:${origin.line}:${origin.column}: a record is ${JSON.stringify(value)}, not a JSON object`,
-        EXIT.input,
-      );
+    if (read.kind === 'problem') throw new CliError(read.message, EXIT.input);
+    return this.sink(read.record, { file: this.file, line: origin.line, column: origin.column });
+  }
+
+  /**
+   * Whether the elements of a top-level array go out in batches from here on (once true, true
+   * for the rest of the array). A list response's records, read as a stream, stay here: its
+   * records held before the stream began are read here too, and must come first.
+   */
+  private takesElements(i: number): boolean {
+    if (this.batchingElements) return true;
+    if (this.elementDepth !== 1 || !this.options.lineBatches?.takes(this.base + i)) return false;
+    this.batchingElements = true;
+    return true;
+  }
+
+  /** Sends the elements this chunk ended as one batch. */
+  private submitElements(): void {
+    const elements = this.elementBatch;
+    this.elementBatch = [];
+    const spans: number[] = [];
+    let offset = 0;
+    for (const { bytes, line, column } of elements) {
+      spans.push(offset, offset + bytes.length, line, column);
+      offset += bytes.length;
     }
-    return this.sink(value, { file: this.file, ...origin });
+    const first = elements[0]!.line;
+    this.options.lineBatches!.submit({
+      bytes: Buffer.concat(elements.map((e) => e.bytes)),
+      file: this.file,
+      line: first,
+      lines: elements[elements.length - 1]!.line - first + 1,
+      spans,
+    });
   }
 
   private parse(bytes: Buffer, origin: { line: number; column: number }): unknown {
@@ -604,28 +668,18 @@ export class JsonRecordReader {
   // --- NDJSON lines -------------------------------------------------------------------------------
 
   private lines(chunk: Buffer, start: number): number {
+    if (!this.batching && this.options.lineBatches?.takes(this.base + start)) this.batching = true;
+    if (this.batching) return this.batchLines(chunk, start);
     let i = start;
     while (i < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, i);
-      if (newline < 0) {
-        if (this.pendingBytes > 0 || !isBlank(chunk, i, chunk.length)) {
-          this.pending.push(chunk.subarray(i));
-          this.pendingBytes += chunk.length - i;
-          if (this.pendingBytes > this.options.limits.maxRecordBytes) {
-            throw recordTooLarge(`${this.file}:${this.line}:1`, this.options.limits);
-          }
-        }
-        return chunk.length;
-      }
+      if (newline < 0) return this.holdPartialLine(chunk, i);
       const text =
         this.pendingBytes > 0
           ? Buffer.concat([...this.pending, chunk.subarray(i, newline)])
           : chunk.subarray(i, newline);
       this.pending = [];
       this.pendingBytes = 0;
-      if (text.length > this.options.limits.maxRecordBytes) {
-        throw recordTooLarge(`${this.file}:${this.line}:1`, this.options.limits);
-      }
       const more = this.ndjsonLine(text, this.line);
       this.newline(newline);
       i = newline + 1;
@@ -634,56 +688,46 @@ export class JsonRecordReader {
     return i;
   }
 
+  /** Keeps the start of a line the chunk ends in (within the bound); returns the chunk's end. */
+  private holdPartialLine(chunk: Buffer, i: number): number {
+    if (this.pendingBytes > 0 || !isBlank(chunk, i, chunk.length)) {
+      this.pending.push(chunk.subarray(i));
+      this.pendingBytes += chunk.length - i;
+      if (this.pendingBytes > this.options.limits.maxRecordBytes) {
+        throw recordTooLarge(`${this.file}:${this.line}:1`, this.options.limits);
+      }
+    }
+    return chunk.length;
+  }
+
+  /**
+   * Sends the chunk's whole lines (with the start of the first, held from earlier chunks) as one
+   * batch; keeps the line the chunk ends in. Only line breaks are looked for here.
+   */
+  private batchLines(chunk: Buffer, start: number): number {
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last < start) return this.holdPartialLine(chunk, start);
+    const whole = chunk.subarray(start, last + 1);
+    const bytes = this.pendingBytes > 0 ? Buffer.concat([...this.pending, whole]) : whole;
+    this.pending = [];
+    this.pendingBytes = 0;
+    let lines = 0;
+    for (let k = whole.indexOf(NEWLINE); k >= 0; k = whole.indexOf(NEWLINE, k + 1)) lines++;
+    const line = this.line;
+    this.line += lines - 1;
+    this.newline(last);
+    this.options.lineBatches!.submit({ bytes, file: this.file, line, lines });
+    return this.holdPartialLine(chunk, last + 1);
+  }
+
   /** One NDJSON line: a record, or a located error (reported and skipped with --keep-going). */
   private ndjsonLine(bytes: Buffer, line: number): boolean {
-    const text = bytes.toString('utf8');
-    if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return true;
-    let record: unknown;
-    let problem: string | undefined;
-    try {
-      record = JSON.parse(text);
-      if (text.length > this.options.limits.maxDepth) {
-        const tooDeep = nestsTooDeep(text, this.options.limits.maxDepth);
-        if (tooDeep) {
-          const error = nestedTooDeep(
-            `${this.file}:${line}:${tooDeep.column}`,
-            this.options.limits,
-          );
-          if (!this.options.keepGoing) throw error;
-          problem = error.message;
-        }
-      }
-    } catch (error) {
-      if (error instanceof CliError) throw error;
-      problem = located(this.file, text, { line, column: 1 }, error as Error);
-    }
-    if (
-      problem === undefined &&
-      (record === null || typeof record !== 'object' || Array.isArray(record))
-    ) {
-      problem = `${this.file}:${line}:1: a line holds ${Array.isArray(record) ? 'an array' : JSON.stringify(record)}, not a JSON object`;
-    }
-    if (problem !== undefined) {
-      if (!this.options.keepGoing) throw new CliError(problem, EXIT.input);
-      this.options.onBadLine(problem);
+    const read = readNdjsonLine(bytes, this.file, line, this.options.limits);
+    if (read.kind === 'blank') return true;
+    if (read.kind === 'problem') {
+      lineProblem(read.message, this.options.keepGoing, this.options.onBadLine);
       return true;
     }
-    return this.sink(record as object, { file: this.file, line, column: 1 });
+    return this.sink(read.record, { file: this.file, line, column: 1 });
   }
-}
-
-/** `file:line:column: malformed JSON: …` for a text that JSON.parse refused, begun at `origin`. */
-function located(
-  file: string,
-  text: string,
-  origin: { line: number; column: number },
-  error: Error,
-): string {
-  const site = locateJsonError(text) ?? { offset: text.length, message: error.message };
-  const before = text.slice(0, site.offset);
-  const lastNewline = before.lastIndexOf('\n');
-  let line = origin.line;
-  for (let k = before.indexOf('\n'); k >= 0; k = before.indexOf('\n', k + 1)) line++;
-  const column = lastNewline < 0 ? origin.column + site.offset : site.offset - lastNewline;
-  return `${file}:${line}:${column}: malformed JSON: ${site.message}`;
 }

@@ -7,7 +7,12 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { CliError, EXIT } from './cli-error.js';
 import type { InputLimits } from './input-limits.js';
-import { JsonRecordReader, METADATA_KEY, type RecordSink } from './json-record-reader.js';
+import {
+  JsonRecordReader,
+  type LineBatchSink,
+  METADATA_KEY,
+  type RecordSink,
+} from './json-record-reader.js';
 
 export type { RecordOrigin, RecordSink } from './json-record-reader.js';
 
@@ -23,6 +28,21 @@ export interface ReadOptions {
    * the next chunk is read (backpressure: a slow reader of the output slows the reading).
    */
   afterChunk?: () => Promise<void> | undefined;
+  /** Where NDJSON lines go to be read by worker threads (worker-pool.ts), once it takes them. */
+  lineBatches?: LineBatches;
+}
+
+/** Batches of NDJSON lines read elsewhere, and how the reading waits for them. */
+export interface LineBatches extends LineBatchSink {
+  /** Undefined: read on now; else resolves when the next chunk may be read (false: stop). */
+  room(): Promise<boolean> | undefined;
+  /** Resolves when every batch sent has been read (false: stop); rejects with their error. */
+  drained(): Promise<boolean>;
+  /**
+   * What `next` settles with, unless the batches stop the reading first (false: a complete page;
+   * or their error): the reading does not wait for a stalled input then.
+   */
+  unlessHalted<T>(next: Promise<T>): Promise<T | false>;
 }
 
 /**
@@ -48,17 +68,35 @@ export async function readRecords(
     onBadLine: options.onBadLine,
     limits: options.limits,
     recordsOf: (value, where) => recordsOf(value, where, itemsPath),
+    ...(options.lineBatches ? { lineBatches: options.lineBatches } : {}),
   });
+  const batches = options.lineBatches;
+  let finished = false;
   try {
-    for await (const chunk of decompressed(raw, name)) {
-      if (!reader.push(chunk)) return false;
+    const chunks = decompressed(raw, name);
+    for (;;) {
+      const next = batches ? await batches.unlessHalted(chunks.next()) : await chunks.next();
+      if (next === false) return false;
+      if (next.done) break;
+      if (!reader.push(next.value)) return false;
       const wait = options.afterChunk?.();
       if (wait) await wait;
+      const room = batches?.room();
+      if (room && !(await room)) return false;
     }
     reader.end();
-    return true;
+    finished = true;
+    return batches ? await batches.drained() : true;
+  } catch (error) {
+    // An error found here (a line past the bound, gzip that breaks off) comes after every line
+    // sent to the worker threads: their matches are written first, and their own error, or
+    // the page they complete, comes before this one.
+    if (batches && !(await batches.drained())) return false;
+    throw error;
   } finally {
-    if (file !== '-') raw.destroy();
+    // Stdin too when the reading stopped early: a read still waiting on it (the worker threads
+    // ended the run while stdin stalled) must not keep the process alive.
+    if (file !== '-' || !finished) raw.destroy();
   }
 }
 
@@ -96,7 +134,9 @@ function recordsOf(value: unknown, where: string, itemsPath: string | undefined)
 }
 
 async function openFile(path: string): Promise<Readable> {
-  const stream = createReadStream(path);
+  // Chunks of 256 KiB: each is a batch of lines for the worker threads, and fewer, larger
+  // batches cost less to hand over than 64 KiB ones.
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
     stream.once('error', reject);

@@ -38,6 +38,22 @@ export function describeValue(value: unknown): string {
   return `${jsonKind(value)} (${text.length > 40 ? `${text.slice(0, 39)}…` : text})`;
 }
 
+/**
+ * The message of a record whose value at a field the filter reads its inferred type cannot
+ * read, the record found at `where` (`file:line:column`).
+ *
+ * @example
+ * ```ts
+ * unreadableMessage(verdict, 'in.ndjson:7:1'); // "in.ndjson:7:1: field 'x' holds a string (\"a\"), which …"
+ * ```
+ */
+export function unreadableMessage(
+  verdict: { ref: FieldRef; value: unknown },
+  where: string,
+): string {
+  return `${where}: field '${verdict.ref.path}' holds ${describeValue(verdict.value)}, which its type inferred from earlier records (${verdict.ref.type.kind}) cannot read; give --schema`;
+}
+
 /** The type `value` needs instead of `type`, `type` itself when it fits, undefined when none. */
 function fit(type: FieldType, value: unknown): FieldType | undefined {
   switch (type.kind) {

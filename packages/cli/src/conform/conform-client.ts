@@ -50,12 +50,6 @@ export interface ListAnswer {
 }
 
 /**
- * Deepest nesting a list response may have: protobuf's default recursion limit, which no
- * Google API response reaches; deeper text is refused before it is parsed.
- */
-export const MAX_RESPONSE_DEPTH = 100;
-
-/**
  * Bytes counted for each object or array of a body held, beyond its text: once parsed, an empty
  * `{}` (2 bytes of text) takes some 60 bytes, so a listing cap on text alone would not bound
  * the memory of a listing made of tiny objects.
@@ -76,6 +70,8 @@ export interface ClientLimits {
   maxTimeMs: number;
   /** What one walk of every page may hold, counted as `ListAnswer.size` (--max-listing-size). */
   maxListingBytes: number;
+  /** The deepest nesting of arrays and objects a response may have (--max-depth). */
+  maxDepth: number;
 }
 
 /** One write or read of a single item (`--mutate`). */
@@ -265,13 +261,13 @@ export class ConformClient {
       { headers: { accept: 'application/json', ...this.target.headers } },
       curl,
     );
-    const nesting = scanJsonNesting(text, MAX_RESPONSE_DEPTH);
+    const nesting = scanJsonNesting(text, this.limits.maxDepth);
     const size = Buffer.byteLength(text) + BYTES_PER_CONTAINER * nesting.containers;
     const ok = status >= 200 && status <= 299;
     if (ok && nesting.tooDeep) {
       const { line, column } = nesting.tooDeep;
       throw new RunStopped(
-        `GET ${url.href}: nested too deep: more than ${MAX_RESPONSE_DEPTH} levels at line ${line}, column ${column} of the body\n  ${curl}`,
+        `GET ${url.href}: nested too deep: more than ${this.limits.maxDepth} levels (--max-depth) at line ${line}, column ${column} of the body\n  ${curl}`,
       );
     }
     let body: unknown;

@@ -42,6 +42,8 @@ export interface ConformCommandOptions {
   maxResponseSize: number;
   /** What one walk of every page may hold, in MiB. */
   maxListingSize: number;
+  /** The deepest nesting of arrays and objects a response may have. */
+  maxDepth: number;
   seed: number;
   /** A recipe file: run the check that writes (creates and deletes items). */
   mutate?: string;
@@ -225,6 +227,7 @@ export async function runConform(
     maxTimeMs: options.maxTime * 1000,
     maxResponseBytes: options.maxResponseSize * MiB,
     maxListingBytes: options.maxListingSize * MiB,
+    maxDepth: options.maxDepth,
   });
 
   const checks: Check[] = [];
