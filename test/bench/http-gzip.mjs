@@ -17,7 +17,8 @@
 //                            page compressed whole, as before the cache)
 //
 // and ways to split the cost: the same client against a bare node:http server in the child
-// that answers precomputed bytes (identity, gzip level 1, or gzip of stored blocks: the client's
+// that answers precomputed bytes (identity, gzip level 1, gzip of stored blocks, or the
+// emulator's own gzip answer, the peer of issue 38's gzip row: the client's
 // own cost of decompressing, and how much of it is inflating), the client's zlib stream alone
 // over the page with 16 KiB and 256 KiB output chunks, and the emulator's answer inside the child without a socket
 // (`emulator.fetch` plus reading the body in the child: the server's cost of compressing).
@@ -85,6 +86,13 @@ async function serverProcess() {
     await (await cached.fetch(new Request(firstPage, { headers: AUTH }))).arrayBuffer(),
   );
   const zipped = gzipSync(plain, { level: 1 });
+  // The emulator's own gzip answer to googleapis, as sent (the peer of issue 38's gzip row).
+  await cached.fetch(new Request(firstPage, { headers: { ...AUTH, ...CLIENTS.googleapis } }));
+  const emulatorZipped = Buffer.from(
+    await (
+      await cached.fetch(new Request(firstPage, { headers: { ...AUTH, ...CLIENTS.googleapis } }))
+    ).arrayBuffer(),
+  );
   // Stored blocks: gzip that inflates at copying speed, to tell inflating from the stream's cost.
   const stored = gzipSync(plain, { level: 0 });
   const bare = createServer((req, res) => {
@@ -93,7 +101,8 @@ async function serverProcess() {
       'content-type': 'application/json; charset=UTF-8',
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });
-    res.end(gzip ? (req.url === '/stored' ? stored : zipped) : plain);
+    const gzipped = { '/stored': stored, '/emulator': emulatorZipped }[req.url] ?? zipped;
+    res.end(gzip ? gzipped : plain);
   });
   await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const handlers = {
@@ -130,6 +139,7 @@ async function serverProcess() {
     bareUrl: `http://127.0.0.1:${bare.address().port}`,
     pageBytes: plain.length,
     zippedBytes: zipped.length,
+    emulatorZippedBytes: emulatorZipped.length,
     zipped: zipped.toString('base64'),
   });
 }
@@ -235,11 +245,12 @@ async function main() {
   }
   const walkSeconds = (now() - started) / 1000;
   // The client alone: the same client against precomputed bytes (the bare server).
-  const bare = { identity: [], gzip: [], stored: [] };
+  const bare = { identity: [], gzip: [], stored: [], emulator: [] };
   const bareWays = [
     ['identity', '', 'identity'],
     ['gzip', '', 'googleapis'],
     ['stored', '/stored', 'googleapis'],
+    ['emulator', '/emulator', 'googleapis'],
   ];
   for (let i = 0; i < 60; i++) {
     for (let k = 0; k < bareWays.length; k++) {
@@ -301,6 +312,24 @@ async function main() {
   );
   console.log(
     `| gzip level 0 (stored blocks) | ${fmt(median(bare.stored))} | ${fmt(median(bare.stored) / median(bare.identity))}x |`,
+  );
+  console.log(
+    `| the emulator's gzip bytes (${fmt(info.emulatorZippedBytes / 1e3, 1)} kB) | ${fmt(median(bare.emulator))} | ${fmt(median(bare.emulator) / median(bare.identity))}x |`,
+  );
+  // Issue 38's gzip row: the first page as googleapis asks for it (its prefix cached) against a
+  // bare server sending the emulator's own gzip bytes of it to the same client, the two in
+  // alternation so that both see the same load (the tables above are taken in separate phases).
+  const row = { emulator: [], bare: [] };
+  for (let i = 0; i < 130; i++) {
+    for (const way of i % 2 ? ['emulator', 'bare'] : ['bare', 'emulator']) {
+      const start = now();
+      await get(way === 'emulator' ? urls[0][0] : `${info.bareUrl}/emulator`, 'googleapis');
+      if (i >= 10) row[way].push(now() - start);
+    }
+  }
+  const fastest = (xs) => Math.min(...xs);
+  console.log(
+    `\nIssue 38 gzip row (alternated, 120 each): googleapis / bare server with the emulator's gzip bytes = median ${fmt(median(row.emulator))} / ${fmt(median(row.bare))} ms = ${fmt(median(row.emulator) / median(row.bare))}x, fastest ${fmt(fastest(row.emulator))} / ${fmt(fastest(row.bare))} ms = ${fmt(fastest(row.emulator) / fastest(row.bare))}x (aim ≤ 1.2x)`,
   );
   console.log('\n| the inflating stream alone (the page, level 1) | ms per page | output chunks |');
   console.log('|:---|---:|---:|');

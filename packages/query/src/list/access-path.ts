@@ -190,13 +190,43 @@ export function choosePlan<T>(
   const chosen = best < 0 ? scan : seeks[best]!;
   const seek = best < 0 ? undefined : equalities[best];
   const considered = [chosen, ...[scan, ...seeks].filter((p) => p !== chosen)];
+  // Written when someone reads it (plan(), explain), not on every page a list call answers.
+  let text: string | undefined;
+  const builds = seek !== undefined && !seek.index.hasOrdering(orderBy);
+  const explain = () => {
+    text ??= planText(chosen, considered, orderBy, need, size, builds);
+    return text;
+  };
+  return {
+    plan: {
+      ...chosen,
+      orderBy,
+      considered,
+      get text() {
+        return explain();
+      },
+      toString: explain,
+    },
+    seek,
+  };
+}
+
+/** The lines of a {@link ListPlan}'s `text`: the choice, its estimate and what it beat. */
+function planText(
+  chosen: AccessPath,
+  considered: readonly AccessPath[],
+  orderBy: string,
+  need: number,
+  size: number,
+  buildsIndex: boolean,
+): string {
   const order = orderBy === '' ? 'the default order' : `orderBy '${orderBy}'`;
   const lines = [
     chosen.access === 'scan'
       ? `scan the index of ${order}, testing each item against the filter`
       : chosen.access === 'range'
         ? `scan the index of ${order} over the items whose first sort field starts with ${JSON.stringify(chosen.prefix)}, testing each against the filter`
-        : `seek index '${chosen.index}' to ${chosen.seek} and walk its ${chosen.candidates} items in ${order}, testing each against the whole filter${seek && !seek.index.hasOrdering(orderBy) ? ' (builds that index for this ordering on first use)' : ''}`,
+        : `seek index '${chosen.index}' to ${chosen.seek} and walk its ${chosen.candidates} items in ${order}, testing each against the whole filter${buildsIndex ? ' (builds that index for this ordering on first use)' : ''}`,
     `estimated items visited for a page of ${need - 1}: ${chosen.estimatedVisits} of ${size}`,
     ...considered
       .slice(1)
@@ -205,9 +235,5 @@ export function choosePlan<T>(
           `  rejected: ${p.access === 'index' ? `seek '${p.index}' to ${p.seek}` : p.access === 'range' ? `scan from ${JSON.stringify(p.prefix)}` : 'scan'} (${p.estimatedVisits} visits)`,
       ),
   ];
-  const text = lines.join('\n');
-  return {
-    plan: { ...chosen, orderBy, considered, text, toString: () => text },
-    seek,
-  };
+  return lines.join('\n');
 }

@@ -2,7 +2,7 @@ import { ListkitError, type ListkitErrorCode } from '../errors.js';
 import type { SortKey } from '../order-by/order-by.js';
 import { isSortValue } from '../order-by/sort-key.js';
 import { fromBase64Url, toBase64Url } from './base64url.js';
-import { sha256, type TokenCipher, tokenCipher } from './token-crypto.js';
+import { randomIv, sha256, type TokenCipher, tokenCipher } from './token-crypto.js';
 
 /**
  * What a page token is bound to: a token only opens for the same query.
@@ -64,7 +64,7 @@ export interface PageTokenCodecOptions {
 }
 
 const VERSION = 1;
-const IV_BYTES = 12;
+const IV_BYTES = 12; // randomIv()'s
 const TAG_BYTES = 16;
 const THREE_DAYS = 3 * 24 * 60 * 60 * 1000;
 const AAD = new Uint8Array([VERSION]);
@@ -142,9 +142,12 @@ export class PageTokenCodec {
 
   /** Seals a cursor for the query described by `binding` (or bound by {@link bindQuery}). */
   async seal(cursor: SortKey, binding: PageTokenBinding | BoundPageQuery): Promise<string> {
-    const payload: Payload = { q: await this.digestOf(binding), k: cursor, t: this.now() };
-    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const sealed = await this.cipher.encrypt(iv, encoder.encode(JSON.stringify(payload)), AAD);
+    const q = binding instanceof BoundPageQuery ? binding.digest : await this.digest(binding);
+    const payload: Payload = { q, k: cursor, t: this.now() };
+    const iv = randomIv();
+    // Synchronous with node:crypto: a page's token is sealed without waiting for a turn.
+    const encrypted = this.cipher.encrypt(iv, encoder.encode(JSON.stringify(payload)), AAD);
+    const sealed = encrypted instanceof Uint8Array ? encrypted : await encrypted;
     const token = new Uint8Array(1 + IV_BYTES + sealed.length);
     token[0] = VERSION;
     token.set(iv, 1);
@@ -176,11 +179,13 @@ export class PageTokenCodec {
       fail('malformed_page_token', 'the page token is malformed (unknown version)');
     const iv = bytes.subarray(1, 1 + IV_BYTES);
     const sealed = bytes.subarray(1 + IV_BYTES);
-    const plain = await this.cipher.decrypt(iv, sealed, AAD);
+    const decrypted = this.cipher.decrypt(iv, sealed, AAD);
+    const plain = decrypted instanceof Promise ? await decrypted : decrypted;
     if (!plain) return fail('tampered_page_token', 'the page token is invalid');
     const payload = parsePayload(decoder.decode(plain));
     if (!payload) return fail('tampered_page_token', 'the page token is invalid');
-    if (payload.q !== (await this.digestOf(binding))) {
+    const digest = binding instanceof BoundPageQuery ? binding.digest : await this.digest(binding);
+    if (payload.q !== digest) {
       fail(
         'page_token_query_mismatch',
         'the page token belongs to a different query: filter, orderBy and parent must stay the same while paging',
@@ -190,10 +195,6 @@ export class PageTokenCodec {
       fail('expired_page_token', 'the page token has expired; start the listing again');
     }
     return payload.k;
-  }
-
-  private digestOf(binding: PageTokenBinding | BoundPageQuery): string | Promise<string> {
-    return binding instanceof BoundPageQuery ? binding.digest : this.digest(binding);
   }
 
   /** The SHA-256 of the binding, base64url; remembered for the most recent bindings. */

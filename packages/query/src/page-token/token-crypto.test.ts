@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fromBase64Url, toBase64Url } from './base64url.js';
 import { PageTokenCodec } from './page-token-codec.js';
 
@@ -81,5 +81,33 @@ describe('page tokens and Web Crypto', () => {
     expect(await rotated.open(token, binding)).toEqual(['a']);
     const other = await PageTokenCodec.create({ secrets: ['an unrelated secret entirely'] });
     await expect(other.open(token, binding)).rejects.toMatchObject({ code: 'tampered_page_token' });
+  });
+
+  it('seals and opens the same tokens where neither node:crypto nor Buffer is (browsers)', async () => {
+    // A fresh copy of the codec's modules, loaded while `process.getBuiltinModule` and `Buffer`
+    // are missing: the Web Crypto and btoa/atob paths, as the playground runs them.
+    const nodeProcess = (globalThis as { process?: object }).process;
+    vi.resetModules();
+    vi.stubGlobal('Buffer', undefined);
+    vi.stubGlobal('process', { ...nodeProcess, getBuiltinModule: undefined });
+    let browser: PageTokenCodec;
+    try {
+      const fresh = await import('./page-token-codec.js');
+      browser = await fresh.PageTokenCodec.create({ secrets: [SECRET] });
+      const sealed = await browser.seal(['web-7', 2], binding);
+      vi.unstubAllGlobals();
+      const node = await PageTokenCodec.create({ secrets: [SECRET] });
+      expect(await node.open(sealed, binding)).toEqual(['web-7', 2]);
+      const back = await node.seal(['web-8'], binding);
+      vi.stubGlobal('Buffer', undefined);
+      vi.stubGlobal('process', { ...nodeProcess, getBuiltinModule: undefined });
+      expect(await browser.open(back, binding)).toEqual(['web-8']);
+      await expect(browser.open(`${back.slice(0, -2)}AA`, binding)).rejects.toMatchObject({
+        code: 'tampered_page_token',
+      });
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 });

@@ -1,9 +1,11 @@
-// The two primitives page tokens need, AES-256-GCM and SHA-256, in the fastest form the platform
-// offers. Web Crypto (browsers, and Node) is asynchronous: every call is a round trip through
-// Node's thread pool, 0.1-0.3 ms of latency for a few dozen bytes. Where Node's own `node:crypto`
-// is reachable (`process.getBuiltinModule`, Node >= 20.16), the same algorithms run synchronously
-// in microseconds; the keys (HKDF-SHA-256 of each secret) and the bytes produced are the same, so
-// a token sealed either way opens either way.
+// The primitives page tokens need, AES-256-GCM, SHA-256 and random IVs, in the fastest form the
+// platform offers. Web Crypto (browsers, and Node) is asynchronous: every call is a round trip
+// through Node's thread pool, 0.1-0.3 ms of latency for a few dozen bytes. Where Node's own
+// `node:crypto` is reachable (`process.getBuiltinModule`, Node >= 20.16), the same algorithms run
+// synchronously in microseconds; the keys (HKDF-SHA-256 of each secret) and the bytes produced
+// are the same, so a token sealed either way opens either way. What a token costs there is
+// mostly per call, not per byte (docs/decisions/0090): the keys are held as KeyObjects, and
+// IVs are cut from a block of random bytes drawn 256 IVs at a time.
 
 /** The part of `node:crypto` used here (the package has no Node types: it also runs in browsers). */
 interface NodeCrypto {
@@ -14,10 +16,14 @@ interface NodeCrypto {
     info: Uint8Array,
     length: number,
   ): ArrayBuffer;
-  createCipheriv(algorithm: 'aes-256-gcm', key: Uint8Array, iv: Uint8Array): NodeCipher;
-  createDecipheriv(algorithm: 'aes-256-gcm', key: Uint8Array, iv: Uint8Array): NodeDecipher;
+  createSecretKey(key: Uint8Array): NodeKey;
+  createCipheriv(algorithm: 'aes-256-gcm', key: NodeKey, iv: Uint8Array): NodeCipher;
+  createDecipheriv(algorithm: 'aes-256-gcm', key: NodeKey, iv: Uint8Array): NodeDecipher;
   createHash(algorithm: 'sha256'): { update(data: string): { digest(): Uint8Array } };
+  randomFillSync<T extends Uint8Array>(buffer: T): T;
 }
+/** A `node:crypto` KeyObject: the key imported once, not from raw bytes on every token. */
+type NodeKey = object;
 interface NodeCipher {
   setAAD(aad: Uint8Array): void;
   update(data: Uint8Array): Uint8Array;
@@ -46,28 +52,37 @@ const TAG_BYTES = 16;
 const KEY_SALT = new TextEncoder().encode('listkit page token v1');
 const encoder = new TextEncoder();
 
-/** AES-256-GCM keys derived from the codec's secrets, newest first. */
+/**
+ * AES-256-GCM keys derived from the codec's secrets, newest first. Synchronous where
+ * `node:crypto` is (a page seals its token without waiting), a promise with Web Crypto.
+ */
 export interface TokenCipher {
   /** `ciphertext ‖ tag` of `plain` under the newest key. */
-  encrypt(iv: Uint8Array, plain: Uint8Array, aad: Uint8Array): Promise<Uint8Array>;
+  encrypt(iv: Uint8Array, plain: Uint8Array, aad: Uint8Array): Uint8Array | Promise<Uint8Array>;
   /** The plaintext under the first key that authenticates, or undefined when none does. */
-  decrypt(iv: Uint8Array, sealed: Uint8Array, aad: Uint8Array): Promise<Uint8Array | undefined>;
+  decrypt(
+    iv: Uint8Array,
+    sealed: Uint8Array,
+    aad: Uint8Array,
+  ): Uint8Array | undefined | Promise<Uint8Array | undefined>;
 }
 
 /** Derives the keys (HKDF-SHA-256, salt `listkit page token v1`) and returns the cipher. */
 export async function tokenCipher(secrets: readonly Uint8Array[]): Promise<TokenCipher> {
   const node = nodeCrypto();
   if (node) {
-    const keys = secrets.map(
-      (secret) => new Uint8Array(node.hkdfSync('sha256', secret, KEY_SALT, new Uint8Array(), 32)),
+    const keys = secrets.map((secret) =>
+      node.createSecretKey(
+        new Uint8Array(node.hkdfSync('sha256', secret, KEY_SALT, new Uint8Array(), 32)),
+      ),
     );
     return {
-      encrypt: async (iv, plain, aad) => {
+      encrypt: (iv, plain, aad) => {
         const cipher = node.createCipheriv('aes-256-gcm', keys[0]!, iv);
         cipher.setAAD(aad);
         return concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
       },
-      decrypt: async (iv, sealed, aad) => {
+      decrypt: (iv, sealed, aad) => {
         if (sealed.length < TAG_BYTES) return undefined;
         const body = sealed.subarray(0, sealed.length - TAG_BYTES);
         const tag = sealed.subarray(sealed.length - TAG_BYTES);
@@ -112,6 +127,28 @@ export async function tokenCipher(secrets: readonly Uint8Array[]): Promise<Token
       return undefined;
     },
   };
+}
+
+const IV_BYTES = 12;
+/** IVs drawn from the random source at once (3 KiB): one call per 256 tokens, not per token. */
+const IVS_PER_DRAW = 256;
+let ivBlock = new Uint8Array(0);
+let ivUsed = 0;
+
+/**
+ * A fresh 96-bit AES-GCM IV: the next unused 12 bytes of a block of cryptographically random
+ * bytes (`randomFillSync`, or `crypto.getRandomValues` without node:crypto), each handed out
+ * once. The same random IVs as one draw per token, at a fraction of the per-call cost.
+ */
+export function randomIv(): Uint8Array {
+  if (ivUsed + IV_BYTES > ivBlock.length) {
+    const block = new Uint8Array(IV_BYTES * IVS_PER_DRAW);
+    const node = nodeCrypto();
+    ivBlock = node ? node.randomFillSync(block) : crypto.getRandomValues(block);
+    ivUsed = 0;
+  }
+  ivUsed += IV_BYTES;
+  return ivBlock.subarray(ivUsed - IV_BYTES, ivUsed);
 }
 
 /** SHA-256 of a string's UTF-8 bytes. */

@@ -1,4 +1,5 @@
 import { Collection, type PageTokenCodec } from '@listkit/query';
+import { compactListEntry, indentedListEntry } from '../core/list-entry.js';
 import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { aggregatedForwardingRuleSchema, forwardingRuleSchema } from './forwarding-rule-schema.js';
 
@@ -60,20 +61,22 @@ export function aggregatedRuleCollection(
 }
 
 /**
- * Each stored rule's list entry: a comma, then its JSON, as UTF-8 bytes (one byte more than the
- * JSON, so a list page copies one part per rule and no separate comma). Stored rules are never
- * mutated (a change stores a new object), so the bytes stay valid for as long as the object
- * lives; the map holds them weakly, so they go with the rule (bounded by the rules stored).
+ * Each stored rule's list entries, compact and indented (`core/list-entry.ts`), each made the
+ * first time a page asks for that form. Stored rules are never mutated (a change stores a new
+ * object), so the bytes stay valid for as long as the object lives; the maps hold them weakly,
+ * so they go with the rule (bounded by the rules stored).
  */
-const storedEntries = new WeakMap<ForwardingRuleJson, Uint8Array>();
-
-const listEntryOf = (json: string): Uint8Array => Buffer.from(`,${json}`);
+const compactEntries = new WeakMap<ForwardingRuleJson, Uint8Array>();
+const indentedEntries = new WeakMap<ForwardingRuleJson, Uint8Array>();
+/** The JSON text a rule was read from ({@link parseStoredRule}): its compact entry as stored. */
+const storedTexts = new WeakMap<ForwardingRuleJson, string>();
 
 /**
- * A stored forwarding rule's list entry, a comma followed by its JSON as UTF-8 bytes, serialised
- * once per stored object: a list page of 500 rules is assembled from these (`listPageBytes`)
- * instead of serialising 500 objects. Only for objects nobody mutates after storing (the
- * collections' items); a fresh object is serialised and kept until it is collected.
+ * A stored forwarding rule's entry in a compact list page (`prettyPrint=false`): a comma
+ * followed by its JSON as UTF-8 bytes, serialised once per stored object: a list page of 500
+ * rules is assembled from these (`listPageBytes`) instead of serialising 500 objects. Only for
+ * objects nobody mutates after storing (the collections' items); a fresh object is serialised
+ * and kept until it is collected.
  *
  * @example
  * ```ts
@@ -82,19 +85,38 @@ const listEntryOf = (json: string): Uint8Array => Buffer.from(`,${json}`);
  * ```
  */
 export function ruleListEntryBytes(rule: ForwardingRuleJson): Uint8Array {
-  let entry = storedEntries.get(rule);
+  let entry = compactEntries.get(rule);
   if (entry === undefined) {
-    entry = listEntryOf(JSON.stringify(rule));
-    storedEntries.set(rule, entry);
+    entry = compactListEntry(storedTexts.get(rule) ?? JSON.stringify(rule));
+    compactEntries.set(rule, entry);
   }
   return entry;
 }
 
 /**
- * A forwarding rule read from a store's JSON text, with the text kept as its
- * {@link ruleListEntryBytes}: a page of rules read from SQL is written from the text the database
- * returned instead of serialising each parsed rule again (about 1.1 ms per page of 500). The
- * text is PostgreSQL's `jsonb` output, whose key order the parsed rule has too.
+ * A stored forwarding rule's entry in an indented list page (`prettyPrint`, Google's default):
+ * the rule as `JSON.stringify(page, null, 2)` writes it among the page's items, made once per
+ * stored object as {@link ruleListEntryBytes} is.
+ *
+ * @example
+ * ```ts
+ * const parts = page.items.map(ruleIndentedListEntryBytes); // [',\n    {\n      "name": …', …]
+ * ```
+ */
+export function ruleIndentedListEntryBytes(rule: ForwardingRuleJson): Uint8Array {
+  let entry = indentedEntries.get(rule);
+  if (entry === undefined) {
+    entry = indentedListEntry(rule);
+    indentedEntries.set(rule, entry);
+  }
+  return entry;
+}
+
+/**
+ * A forwarding rule read from a store's JSON text, with the text kept for its
+ * {@link ruleListEntryBytes}: a compact page of rules read from SQL is written from the text the
+ * database returned instead of serialising each parsed rule again (about 1.1 ms per page of
+ * 500). The text is PostgreSQL's `jsonb` output, whose key order the parsed rule has too.
  *
  * @example
  * ```ts
@@ -104,6 +126,6 @@ export function ruleListEntryBytes(rule: ForwardingRuleJson): Uint8Array {
  */
 export function parseStoredRule(json: string): ForwardingRuleJson {
   const rule = JSON.parse(json) as ForwardingRuleJson;
-  storedEntries.set(rule, listEntryOf(json));
+  storedTexts.set(rule, json);
   return rule;
 }

@@ -13,15 +13,17 @@ import {
   WRITE_SCOPES,
 } from '../http/compute-call.js';
 import { JSON_CONTENT_TYPE } from '../http/json-content-type.js';
-import { listPageBytes } from '../http/list-page-bytes.js';
+import { type ListEntries, listPageBytes } from '../http/list-page-bytes.js';
 import { listParams } from '../http/list-params.js';
 import { PageBufferPool } from '../http/page-buffer-pool.js';
+import { answeredAsAsked, asksForIndentedJson } from '../http/pretty-print.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
 import { type ScopeRef, scopedCollectionName, scopedName } from '../names/resource-names.js';
 import { OPERATION } from '../operations/operation-answers.js';
+import type { ForwardingRuleJson } from './forwarding-rule.js';
 import { FORWARDING_RULE, FORWARDING_RULE_LIST } from './forwarding-rule-answers.js';
-import { ruleListEntryBytes } from './forwarding-rule-collection.js';
+import { ruleIndentedListEntryBytes, ruleListEntryBytes } from './forwarding-rule-collection.js';
 import type { SetLabelsRequestName } from './forwarding-rule-update.js';
 import { type ForwardingRules, ruleNotFound } from './forwarding-rules.js';
 import { requireReferencePermissions } from './reference-permissions.js';
@@ -104,6 +106,12 @@ export function scopedRuleTarget(scope: RuleRoutesScope): (c: Context) => PathTa
   };
 }
 
+/** A list page's rules, each written from its cached entry in the form the call asks for. */
+const RULE_ENTRIES: ListEntries<ForwardingRuleJson> = {
+  compact: ruleListEntryBytes,
+  indented: ruleIndentedListEntryBytes,
+};
+
 /** @hono/node-server's response binding (`c.env.outgoing`), as far as the buffer pool needs it. */
 type OutgoingBinding = Parameters<PageBufferPool['take']>[1];
 
@@ -181,12 +189,19 @@ export function forwardingRuleRoutes(
         scopedCollectionName(where, 'forwardingRules'),
         state.urls.forwardingRules(project, region),
         page,
-        ruleListEntryBytes,
-        // On a Node socket (@hono/node-server's bindings), the buffer returns when the answer is sent.
-        (length) =>
-          pageBuffers.take(length, (c.env as { outgoing?: OutgoingBinding } | undefined)?.outgoing),
+        RULE_ENTRIES,
+        {
+          // Written indented here, from each rule's cached entry, not indented afterwards.
+          indent: asksForIndentedJson(c),
+          // On a Node socket (@hono/node-server's bindings), the buffer returns when the answer is sent.
+          allocate: (length) =>
+            pageBuffers.take(
+              length,
+              (c.env as { outgoing?: OutgoingBinding } | undefined)?.outgoing,
+            ),
+        },
       );
-      return c.body(body, 200, { 'content-type': JSON_CONTENT_TYPE });
+      return answeredAsAsked(c.body(body, 200, { 'content-type': JSON_CONTENT_TYPE }));
     },
   );
 

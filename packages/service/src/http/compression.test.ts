@@ -144,6 +144,15 @@ describe('GzipCache', () => {
     expect(none.size).toBe(0);
   });
 
+  it('sends a tail longer than one stored block (64 KiB) in several, every byte right', async () => {
+    const cache = new GzipCache(1024 * 1024);
+    for (const length of [0xffff - 40, 0xffff * 2 + 7]) {
+      const body = page('t'.repeat(length));
+      await cache.gzip(body, 1);
+      expect(gunzipSync(await cache.gzip(body, 1)).equals(body)).toBe(true);
+    }
+  });
+
   it('writes one gzip member that zlib and a streaming reader both take', async () => {
     const cache = new GzipCache(1024 * 1024);
     const body = page('tok');

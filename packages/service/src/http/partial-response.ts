@@ -1,6 +1,7 @@
 import { compileFieldMask, type FieldMask, ListkitError, type MessageType } from '@listkit/query';
 import type { Context } from 'hono';
 import { ApiError } from './api-error.js';
+import { answeredAsAsked, jsonAsAsked } from './pretty-print.js';
 import { errorShapeOf } from './refusal-answer.js';
 import { systemParam } from './system-parameters.js';
 
@@ -45,7 +46,8 @@ export function responseMask(c: Context, answer: MessageType): FieldMask | undef
 /**
  * Keeps only the selected paths of a call's successful JSON answer (errors are answered whole,
  * as Google does; an empty body stays empty). The answer is read back and written anew, so
- * every route's answer is projected the same way, whatever wrote it.
+ * every route's answer is projected the same way, whatever wrote it, and written in the form
+ * the call asks for (`prettyPrint`).
  *
  * @example
  * ```ts
@@ -58,10 +60,11 @@ export async function projectAnswer(c: Context, mask: FieldMask): Promise<void> 
   if (res.status < 200 || res.status >= 300) return;
   if (!(res.headers.get('content-type') ?? '').includes('json')) return;
   const text = await res.text();
-  const body = text === '' ? text : JSON.stringify(mask.apply(JSON.parse(text)));
+  // Written in the form the call asks for (prettyPrint), so that it is not read back again.
+  const body = text === '' ? text : jsonAsAsked(c, mask.apply(JSON.parse(text)));
   const headers = new Headers(res.headers);
   headers.delete('content-length');
   // Hono copies the old answer's headers onto a new one (its length too): drop it first.
   c.res = undefined as unknown as Response;
-  c.res = new Response(body, { status: res.status, headers });
+  c.res = answeredAsAsked(new Response(body, { status: res.status, headers }));
 }

@@ -1,5 +1,6 @@
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { indentJson } from './pretty-print.js';
+import { answeredAsAsked, indentJson, jsonAsAsked, prettyPrintAnswers } from './pretty-print.js';
 
 describe('indentJson writes JSON as Google indents it', () => {
   it('indents by two spaces, ": " after names, {} and [] kept empty, a final newline', () => {
@@ -17,5 +18,30 @@ describe('indentJson writes JSON as Google indents it', () => {
     for (const text of ['{"a":', '"open', '}', 'plain', '"a string"', '12']) {
       expect(indentJson(text)).toBe(text);
     }
+  });
+});
+
+describe('prettyPrintAnswers', () => {
+  const app = new Hono();
+  app.use(
+    '*',
+    prettyPrintAnswers(() => true),
+  );
+  const json = { 'content-type': 'application/json' };
+  app.get('/later', (c) => c.body('{"a":[1]}', 200, json));
+  app.get('/marked', (c) => answeredAsAsked(c.body('{"a":[1]}', 200, json)));
+  app.get('/as-asked', (c) => answeredAsAsked(c.body(jsonAsAsked(c, { a: [1] }), 200, json)));
+  const body = async (path: string) => (await app.request(path)).text();
+
+  it('indents an answer afterwards unless the call says prettyPrint=false', async () => {
+    expect(await body('/later')).toBe('{\n  "a": [\n    1\n  ]\n}\n');
+    expect(await body('/later?prettyPrint=false')).toBe('{"a":[1]}');
+  });
+
+  it('sends an answer its route wrote as asked as it is, the same bytes', async () => {
+    expect(await body('/as-asked')).toBe(await body('/later'));
+    expect(await body('/as-asked?prettyPrint=false')).toBe('{"a":[1]}');
+    // Marked, so not read back: a compact text a route marks stays compact.
+    expect(await body('/marked')).toBe('{"a":[1]}');
   });
 });

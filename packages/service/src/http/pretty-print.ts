@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { systemParam } from './system-parameters.js';
 
 // Google's `prettyPrint` system parameter: "Returns response with indentations and line
@@ -10,12 +10,51 @@ import { systemParam } from './system-parameters.js';
 export const MAX_PRETTY_BYTES = 64 * 1024 * 1024;
 
 /**
- * Whether a call's `prettyPrint` (or `$prettyPrint`) asks for indented JSON: absent, empty or
+ * Whether a call asks for indented JSON: its `prettyPrint` (or `$prettyPrint`) absent, empty or
  * true. Its value was checked before the method ran (`system-parameters.ts`); a refused value
  * answers the refusal indented, as the default says.
+ *
+ * @example
+ * ```ts
+ * asksForIndentedJson(c); // false for `?prettyPrint=false`
+ * ```
  */
-function wantsPrettyPrint(value: string | undefined): boolean {
+export function asksForIndentedJson(c: Context): boolean {
+  const value = systemParam(c, 'prettyPrint');
   return value === undefined || !/^false$/i.test(value.trim());
+}
+
+/** Answers already written in the form their call asks for: {@link prettyPrintAnswers} passes them. */
+const writtenAsAsked = new WeakSet<Response>();
+
+/**
+ * Marks a JSON answer that its route wrote in the form the call asks for (indented or compact,
+ * {@link asksForIndentedJson}), so that {@link prettyPrintAnswers} sends it as it is instead of
+ * reading it back and writing it again: a list page of 500 is written indented from each
+ * rule's cached entry (`listPageBytes`), where indenting it afterwards took twice as long as
+ * serialising it. An answer that replaces it (a `fields` projection, an error) is not marked.
+ *
+ * @example
+ * ```ts
+ * return answeredAsAsked(c.body(body, 200, { 'content-type': JSON_CONTENT_TYPE }));
+ * ```
+ */
+export function answeredAsAsked(res: Response): Response {
+  writtenAsAsked.add(res);
+  return res;
+}
+
+/**
+ * A value's JSON text in the form the call asks for: indented as {@link indentJson} writes it,
+ * or compact.
+ *
+ * @example
+ * ```ts
+ * c.res = answeredAsAsked(new Response(jsonAsAsked(c, value), { status: 200, headers }));
+ * ```
+ */
+export function jsonAsAsked(c: Context, value: unknown): string {
+  return asksForIndentedJson(c) ? indentedText(value) : JSON.stringify(value);
 }
 
 /**
@@ -36,7 +75,14 @@ export function indentJson(text: string): string {
   } catch {
     return text;
   }
-  return value !== null && typeof value === 'object' ? `${JSON.stringify(value, null, 2)}\n` : text;
+  return value !== null && typeof value === 'object' ? indentedText(value) : text;
+}
+
+/** A JSON value's text indented as Google's front end writes it (see {@link indentJson}). */
+function indentedText(value: unknown): string {
+  return value !== null && typeof value === 'object'
+    ? `${JSON.stringify(value, null, 2)}\n`
+    : JSON.stringify(value);
 }
 
 /**
@@ -52,8 +98,9 @@ export function indentJson(text: string): string {
 export function prettyPrintAnswers(applies: (path: string) => boolean): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    if (!applies(c.req.path) || !wantsPrettyPrint(systemParam(c, 'prettyPrint'))) return;
+    if (!applies(c.req.path) || !asksForIndentedJson(c)) return;
     const res = c.res;
+    if (writtenAsAsked.has(res)) return;
     if (!(res.headers.get('content-type') ?? '').includes('json') || res.body === null) return;
     if (res.headers.has('content-encoding')) return;
     const length = Number(res.headers.get('content-length') ?? Number.NaN);
