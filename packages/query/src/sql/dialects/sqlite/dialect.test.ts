@@ -78,7 +78,7 @@ describe('the SQLite dialect', () => {
       columns: { created: 'created', labels: 'labels' },
     });
     expect(table.createTable()).toBe(
-      'CREATE TABLE IF NOT EXISTS "r" (\n  "created" TEXT,\n  "labels" TEXT,\n  "name" TEXT NOT NULL,\n  PRIMARY KEY ("name")\n) STRICT',
+      'CREATE TABLE IF NOT EXISTS "r" (\n  "created" TEXT,\n  "labels" TEXT,\n  "name" TEXT NOT NULL,\n  PRIMARY KEY ("name")\n) STRICT, WITHOUT ROWID',
     );
     expect(table.row({ name: 'a', created: '1970-01-01T00:00:00.000000001Z' })).toEqual([
       '1000000000000000000001',
