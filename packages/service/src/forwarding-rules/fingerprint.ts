@@ -10,23 +10,21 @@ export function fingerprintOf(value: unknown): string {
   return fnv1a64Base64(canonicalJson(value));
 }
 
-const TWO_TO_32 = 0x1_0000_0000;
-
 /**
- * FNV-1a over the text's UTF-16 code units, 64 bits kept as two 32-bit halves: the same value
- * as BigInt arithmetic, without a BigInt allocated per character (a rule's ~800 characters cost
- * 0.11 ms per insert that way; BENCHMARKS.md "Inserts", branch `stores`). The prime is
- * 2^40 + 0x1b3, so `h * prime` is `h * 0x1b3` plus the low half shifted 8 bits into the high.
+ * FNV-1a over the text's UTF-16 code units, 64 bits kept as two 32-bit halves in integer
+ * arithmetic: the same value as BigInt arithmetic, without a BigInt allocated per character (a
+ * rule's ~800 characters cost 0.11 ms per insert that way; BENCHMARKS.md "Inserts", branch
+ * `stores`). The prime is 2^40 + 0x1b3, so `h * prime` is `h * 0x1b3` plus the low half shifted
+ * 8 bits into the high one; `carry` is the part of `lo * 0x1b3` above 32 bits.
  */
 function fnv1a64Base64(text: string): string {
   let hi = 0xcbf29ce4;
   let lo = 0x84222325;
   for (let i = 0; i < text.length; i++) {
     lo = (lo ^ text.charCodeAt(i)) >>> 0;
-    const low = lo * 0x1b3; // < 2^41: exact in a double
-    const high = hi * 0x1b3 + Math.floor(low / TWO_TO_32) + (lo & 0xffffff) * 256;
-    lo = low % TWO_TO_32;
-    hi = high % TWO_TO_32;
+    const carry = ((lo >>> 16) * 0x1b3 + (((lo & 0xffff) * 0x1b3) >>> 16)) >>> 16;
+    hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) >>> 0;
+    lo = Math.imul(lo, 0x1b3) >>> 0;
   }
   const bytes = [hi >>> 24, (hi >>> 16) & 0xff, (hi >>> 8) & 0xff, hi & 0xff];
   bytes.push(lo >>> 24, (lo >>> 16) & 0xff, (lo >>> 8) & 0xff, lo & 0xff);
