@@ -18,6 +18,12 @@ type Waiter = { resolve: (reply: Reply) => void; reject: (error: Error) => void 
 // (tsup emits the worker as dist/pglite-worker.js beside the chunks that start it).
 const WORKER_URL = new URL('./pglite-worker.js', import.meta.url);
 const CREATE_PATH = fileURLToPath(new URL('./pglite-create.js', import.meta.url));
+/**
+ * The PGlite thread's young generation. V8 lets a thread's grow to 32 MB when start-up allocates
+ * fast (PGlite unpacking its files), and keeps it; the thread's JavaScript only moves rows between
+ * PostgreSQL and the server thread, which 8 MB serves. BENCHMARKS.md "Start-up memory".
+ */
+const THREAD_HEAP = { maxYoungGenerationSizeMb: 8 };
 /** How long creating a database may take (a few seconds; minutes on a loaded 2-core machine). */
 const CREATE_TIMEOUT_MS = 300_000;
 
@@ -63,7 +69,7 @@ export class PgliteThread {
    */
   static async start(dataDir: string): Promise<PgliteThread> {
     if (!existsSync(join(dataDir, 'PG_VERSION'))) await createDatabase(dataDir);
-    const worker = new Worker(WORKER_URL, { workerData: { dataDir } });
+    const worker = new Worker(WORKER_URL, { workerData: { dataDir }, resourceLimits: THREAD_HEAP });
     return new Promise((resolve, reject) => {
       const failed = (error: Error) => {
         worker.off('message', ready);

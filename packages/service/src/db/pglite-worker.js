@@ -14,8 +14,24 @@
  * open; `{ id, rows }`, `{ id, results }` (a script's rows per statement) or `{ id, error }` for
  * each message in.
  */
+import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * How V8 compiles PostgreSQL's WebAssembly, set before PGlite compiles it (the flags are read at
+ * compile time; they are process-wide, and PGlite is the emulator's only WebAssembly). With V8's
+ * defaults, opening a database runs enough of PostgreSQL's start-up code to send hundreds of
+ * functions to the optimising compiler, on several threads; the compilers' scratch memory stays in
+ * each thread's malloc arena after they finish: ~55 MB resident that no query uses. A tier-up
+ * budget 300 times V8's (1.8 MB of code executed per function) leaves start-up code on the
+ * baseline compiler, while the functions a page or an insert runs over and over still get
+ * optimised within a few statements (`--liftoff-only` saves the same memory but leaves heavy
+ * queries ~50% slower); one compilation task keeps the scratch memory to one arena.
+ * BENCHMARKS.md "Start-up memory" has the figures.
+ */
+setFlagsFromString('--wasm-tiering-budget=540000000');
+setFlagsFromString('--wasm-num-compilation-tasks=1');
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.js runs as a worker thread');

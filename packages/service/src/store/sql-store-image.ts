@@ -127,6 +127,17 @@ WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY
  */
 const RESTORE_TIMEOUT_MS = 15 * 60 * 1000;
 
+/**
+ * A restore's joins read each table once (hash or merge joins), never once per row. The planner
+ * plans from the tables' statistics, and those lag a bulk write: PGlite has no autovacuum, and
+ * PostgreSQL's runs later. Right after an import the state tables were last analysed empty, so
+ * the `INSERT … SELECT … WHERE NOT EXISTS` copying the snapshot back was planned as a nested loop
+ * that scans the table it is filling once per row it inserts: 10^4 rules took 10.7 s on PGlite,
+ * 10^5 more than 15 minutes (BENCHMARKS.md "Snapshot restore"). `SET LOCAL`: for this
+ * transaction only.
+ */
+const WHOLE_TABLE_JOINS = 'SET LOCAL enable_nestloop = off';
+
 /** Whether the snapshot ($1) taken at $2 is kept: each statement of a restore asks it. */
 const KEPT = 'EXISTS (SELECT 1 FROM listkit_snapshots WHERE name = $1 AND taken_at = $2)';
 
@@ -182,6 +193,7 @@ export async function restoreSqlSnapshot(
   const results = await sql.batch(
     [
       { text: RESTORE_LOCK },
+      { text: WHOLE_TABLE_JOINS },
       {
         text: 'SELECT 1 AS kept FROM listkit_snapshots WHERE name = $1 AND taken_at = $2 FOR SHARE',
         params,
@@ -193,9 +205,9 @@ export async function restoreSqlSnapshot(
     ],
     { statementTimeoutMs: RESTORE_TIMEOUT_MS },
   );
-  if (results[1]?.length !== 1) return false;
+  if (results[2]?.length !== 1) return false;
   writes.forEach(({ table }, i) => {
-    const rows = Number((results[4 + i]?.[0] as { rows?: string } | undefined)?.rows ?? 0);
+    const rows = Number((results[5 + i]?.[0] as { rows?: string } | undefined)?.rows ?? 0);
     if (table === 'forwarding_rules' || table === 'operations') sql.wrote(table, rows);
   });
   return true;
