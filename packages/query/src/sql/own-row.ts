@@ -39,6 +39,9 @@ function ownValue(column: SqlColumn, value: unknown, dialect: SqlDialect): strin
       return value as string; // encode checked it is a label, and wrote its index
     case 'bool':
       return dialect.paramValue(text, 'boolean');
+    case 'double':
+      // SQLite reads the text `Infinity` as no number: its dialect writes ±9e999.
+      return dialect.paramValue(text, 'float8');
     case 'timestamp':
     case 'duration':
       // PostgreSQL parses the RFC 3339 text itself (and keeps microseconds).
