@@ -72,7 +72,8 @@ export function ownRow(
     return `${column.name} ${type}${notNull.has(column.path) ? ' NOT NULL' : ''}`;
   };
   const row = (resource: object) => {
-    checkStorable(resource, 'resource');
+    // Scalar columns hold ±Infinity; maps and lists, JSON text, are checked as they are encoded.
+    checkStorable(resource, 'resource', false);
     const fields = resource as Record<string, unknown>;
     return columns.map((column) => {
       const value = ownValue(column, fields[column.path], dialect);
