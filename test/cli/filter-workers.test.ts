@@ -80,6 +80,15 @@ async function same(args: string[], stdin?: string | Buffer): Promise<Run> {
   return one;
 }
 
+describe("the worker threads' marker typed on a command line", () => {
+  it('is an unknown option (exit 2), not a worker run on the main thread', async () => {
+    const run = await listkit(['--listkit-filter-worker-thread', 'filter', 'a = 1']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/unknown option '--listkit-filter-worker-thread'/);
+    expect(run.stderr).not.toMatch(/TypeError| {4}at /);
+  });
+});
+
 describe('listkit filter --workers N gives what one thread gives', () => {
   const filter = 'labels.env = prod AND size >= 40';
 

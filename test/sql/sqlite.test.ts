@@ -66,4 +66,37 @@ describe('SQLite pages', () => {
     ]);
     expect(wide).toEqual([{ name: 'written', one: 1, none: null, name2: 'x' }]);
   });
+
+  it('write infinite doubles into the REAL columns of a table of your own', async () => {
+    const sized = defineSchema({ key: 'id', fields: { id: t.int64(), size: t.double() } });
+    const written = sqlTable(sized, {
+      table: 'own_layout',
+      dialect: 'sqlite',
+      document: false,
+      columns: { id: 'id', size: 'size' },
+    });
+    const db = new Database(':memory:');
+    db.exec(written.createTable());
+    const run = sqliteRunner(db);
+    // STRICT REAL refuses the text `Infinity` ("cannot store TEXT value in REAL column").
+    for (const [id, size] of [
+      ['1', Infinity],
+      ['2', -Infinity],
+      ['3', 1.5],
+    ] as const) {
+      await run([written.insert({ id, size })]);
+    }
+    const sizes = db.prepare('SELECT size FROM own_layout ORDER BY id').pluck().all();
+    expect(sizes).toEqual([Infinity, -Infinity, 1.5]);
+    const pageTokens = await PageTokenCodec.create();
+    const page = await listFromSql(
+      { orderBy: 'size', pageSize: 10 },
+      { table: written, pageTokens, run },
+    );
+    expect(page.items).toEqual([
+      { id: '2', size: -Infinity },
+      { id: '3', size: 1.5 },
+      { id: '1', size: Infinity },
+    ]);
+  });
 });

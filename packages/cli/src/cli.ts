@@ -380,10 +380,7 @@ export interface CliHost {
  * ```
  */
 export async function runCli(argv: string[], cliHost: CliHost): Promise<void> {
-  if (isFilterWorkerArgv(argv)) {
-    runFilterWorker();
-    return;
-  }
+  if (isFilterWorkerArgv(argv) && runFilterWorker()) return;
   host = cliHost;
   // A reader that stops early (| head) closes the pipe: that ends the command quietly.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -15,25 +15,29 @@ import type { BatchRequest, BatchResult, WorkerMessage, WorkerSetup } from './wo
 
 /**
  * Answers batches until the main thread ends the thread (started with `FILTER_WORKER_ARG`).
+ * False, having done nothing, on the main thread: the marker was typed on a command line, which
+ * then goes on to be read (and refused) as any other.
  *
  * @example
  * ```ts
- * if (isFilterWorkerArgv(process.argv)) runFilterWorker();
+ * if (isFilterWorkerArgv(process.argv) && runFilterWorker()) return;
  * ```
  */
-export function runFilterWorker(): void {
+export function runFilterWorker(): boolean {
   // Loaded here, not at every start of the program (see worker-marker.ts).
   const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+  if (parentPort === null) return false;
   const setup = workerData as WorkerSetup;
   let checker = new BatchChecker(setup, setup.schema, 0);
-  parentPort!.on('message', (message: WorkerMessage) => {
+  parentPort.on('message', (message: WorkerMessage) => {
     if (message.kind === 'schema') {
       checker = new BatchChecker(setup, message.schema, message.generation);
     } else {
       const result = checker.read(message);
-      parentPort!.postMessage(result, [result.bytes.buffer as ArrayBuffer]);
+      parentPort.postMessage(result, [result.bytes.buffer as ArrayBuffer]);
     }
   });
+  return true;
 }
 
 /** The query compiled against one generation of the schema, reading batches with it. */

@@ -231,31 +231,41 @@ export function encode(column: SqlColumn, value: unknown): string | null {
       if (!isObject(value)) wrong('an object');
       for (const [k, v] of Object.entries(value as object))
         checkValue(type.value, v, `${path}.${k}`);
+      checkStorable(value, path);
       return JSON.stringify(value);
     case 'repeated':
       if (value === undefined) return null;
       if (!Array.isArray(value)) wrong('an array');
       for (const [i, v] of (value as unknown[]).entries())
         checkValue(type.element, v, `${path}[${i}]`);
+      checkStorable(value, path);
       return JSON.stringify(value);
     default:
       return null;
   }
 }
 
-/** Rejects text PostgreSQL cannot store exactly (U+0000, lone surrogates) anywhere in a value. */
-export function checkStorable(value: unknown, where: string): void {
+/**
+ * Rejects text PostgreSQL cannot store exactly (U+0000, lone surrogates) anywhere in a value,
+ * and, where the value is written as JSON text (`json`), a number JSON has no text for: ±Infinity
+ * (NaN is no double of a resource), which JSON.stringify would write as null.
+ */
+export function checkStorable(value: unknown, where: string, json = true): void {
   if (typeof value === 'string') {
     if (!isStorableText(value))
       throw new TypeError(
         `${where} holds text PostgreSQL cannot store (U+0000 or a lone surrogate)`,
       );
+  } else if (typeof value === 'number') {
+    if (json && !Number.isFinite(value)) {
+      throw new TypeError(`${where} is ${value}, which JSON text cannot hold (it reads as null)`);
+    }
   } else if (Array.isArray(value)) {
-    for (const [i, v] of value.entries()) checkStorable(v, `${where}[${i}]`);
+    for (const [i, v] of value.entries()) checkStorable(v, `${where}[${i}]`, json);
   } else if (isObject(value)) {
     for (const [k, v] of Object.entries(value)) {
-      checkStorable(k, `${where} key`);
-      checkStorable(v, `${where}.${k}`);
+      checkStorable(k, `${where} key`, json);
+      checkStorable(v, `${where}.${k}`, json);
     }
   } else if (value === null) {
     throw new TypeError(`${where} is null; omit unset fields instead`);

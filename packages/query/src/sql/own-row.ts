@@ -39,6 +39,9 @@ function ownValue(column: SqlColumn, value: unknown, dialect: SqlDialect): strin
       return value as string; // encode checked it is a label, and wrote its index
     case 'bool':
       return dialect.paramValue(text, 'boolean');
+    case 'double':
+      // SQLite reads the text `Infinity` as no number: its dialect writes ±9e999.
+      return dialect.paramValue(text, 'float8');
     case 'timestamp':
     case 'duration':
       // PostgreSQL parses the RFC 3339 text itself (and keeps microseconds).
@@ -69,7 +72,8 @@ export function ownRow(
     return `${column.name} ${type}${notNull.has(column.path) ? ' NOT NULL' : ''}`;
   };
   const row = (resource: object) => {
-    checkStorable(resource, 'resource');
+    // Scalar columns hold ±Infinity; maps and lists, JSON text, are checked as they are encoded.
+    checkStorable(resource, 'resource', false);
     const fields = resource as Record<string, unknown>;
     return columns.map((column) => {
       const value = ownValue(column, fields[column.path], dialect);

@@ -190,6 +190,31 @@ describe('sqlTable', () => {
     );
   });
 
+  it('refuses an infinite double where it would be JSON text, which reads it as null', () => {
+    const sized = defineSchema({
+      key: 'name',
+      fields: { name: t.string(), size: t.double(), sizes: t.repeated(t.double()) },
+    });
+    const document = sqlTable(sized, { table: 'sized' });
+    expect(() => document.row({ name: 'a', size: Infinity })).toThrow(
+      'resource.size is Infinity, which JSON text cannot hold',
+    );
+    expect(() => document.row({ name: 'a', sizes: [1, -Infinity] })).toThrow(
+      'resource.sizes[1] is -Infinity',
+    );
+    expect(document.row({ name: 'a', size: 1.5, sizes: [2] })[0]).toBe(
+      '{"name":"a","size":1.5,"sizes":[2]}',
+    );
+    // A table of your own holds a scalar double in its column; its lists are JSON text.
+    const own = sqlTable(sized, {
+      table: 'sized',
+      document: false,
+      columns: { name: 'name', size: 'size', sizes: 'sizes' },
+    });
+    expect(own.row({ name: 'a', size: -Infinity })).toEqual(['a', '-Infinity', null]);
+    expect(() => own.row({ name: 'a', sizes: [Infinity] })).toThrow('sizes[0] is Infinity');
+  });
+
   it('stores timestamps as exact nanoseconds and an absent message as NULL', () => {
     const row = table.row({
       name: 'a',
