@@ -6,6 +6,7 @@
 //   - the page's settings and statement as one simple query, rows received as text;
 //   - the same and JSON.parse of each row's resource;
 //   - listFromSql's whole page (plan, settings and statement, parse, token);
+//   - listFromSql's page from rows received beforehand (no I/O), and those rows' JSON.parse alone;
 // then the server's side: EXPLAIN (ANALYZE, BUFFERS) of one page, and its execution time
 // (EXPLAIN (ANALYZE, TIMING OFF)) over the same pages. For the `jsonb` and `json` documents.
 // Prints; never asserts. Knobs: BENCH_SPLIT_PAGES (40), BENCH_SPLIT_ROUNDS (5).
@@ -75,6 +76,8 @@ for (const documentType of ['jsonb', 'json']) {
     statements.push(captured);
     tokens.push(page.nextPageToken);
   }
+  const received = [];
+  for (const st of statements) received.push(await runOneQuery(st));
   const steps = [
     ['SELECT 1 round trip', async () => client.query('SELECT 1')],
     ['settings + statement, rows received', async (i) => runOneQuery(statements[i])],
@@ -85,6 +88,17 @@ for (const documentType of ['jsonb', 'json']) {
       },
     ],
     ['listFromSql page', async (i) => list(tokens[i])],
+    // listkit's own part: the same page from rows already received (no I/O), and their parse.
+    [
+      'listFromSql page from rows already received',
+      async (i) => list(tokens[i], async () => received[i]),
+    ],
+    [
+      'JSON.parse of the rows already received',
+      async (i) => {
+        for (const row of received[i]) JSON.parse(row.resource);
+      },
+    ],
   ];
   const times = steps.map(() => []);
   let turn = 0;
