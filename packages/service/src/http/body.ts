@@ -22,9 +22,10 @@ export async function readJsonBody(
   root: string,
   limit = DEFAULT_BODY_LIMIT,
 ): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
+  const length = request.headers.get('content-length');
+  const declared = Number(length ?? '0');
   if (declared > limit) throw tooLarge(limit);
-  const text = (await readText(request, limit)).trim();
+  const text = (await readBody(request, length !== null && declared, limit)).trim();
   if (text === '' || text === '""') return undefined;
   let body: unknown;
   try {
@@ -35,6 +36,21 @@ export async function readJsonBody(
   }
   checkBodyText(body, root);
   return body;
+}
+
+/**
+ * Reads the body as text. A body of a declared length (at most `limit`, checked before) is read
+ * whole: Node's HTTP parser delivers exactly that many bytes, and @hono/node-server then reads
+ * them straight from the socket's message, without the web ReadableStream and Request it builds
+ * for `request.body` (a third of an insert's own work under 8 clients, in a CPU profile of the
+ * server). A body without one (chunked) is streamed and stopped as soon as it grows past `limit`.
+ */
+function readBody(request: Request, declared: number | false, limit: number): Promise<string> {
+  const whole =
+    declared !== false &&
+    Number.isSafeInteger(declared) &&
+    !request.headers.has('transfer-encoding');
+  return whole ? request.text() : readText(request, limit);
 }
 
 /** Reads the body as text, stopping as soon as it grows past `limit` bytes. */
