@@ -9,6 +9,7 @@ import { suggestIndexes } from '../../suggested-indexes.js';
 import { sqlTable } from '../../table.js';
 import { spannerCapabilities } from './capabilities.js';
 import { spannerDialect } from './dialect.js';
+import { spannerString } from './literals.js';
 
 const schema = defineSchema({
   key: 'name',
@@ -30,6 +31,12 @@ const plan = (filter: string) =>
   });
 
 describe('the Spanner dialect', () => {
+  it('writes a constant with quotes, backslashes and control characters escaped', () => {
+    expect(spannerString("it's a\\b\nc\rd\te\u007f")).toBe(
+      "'it\\'s a\\\\b\\u000ac\\u000dd\\u0009e\\u007f'",
+    );
+  });
+
   it('writes $n as @pK by first appearance, and the LIMIT as its integer', () => {
     expect(
       spannerDialect.finish({
