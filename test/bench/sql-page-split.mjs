@@ -11,9 +11,8 @@
 // (EXPLAIN (ANALYZE, TIMING OFF)) over the same pages. For the `jsonb` and `json` documents.
 // Prints; never asserts. Knobs: BENCH_SPLIT_PAGES (40), BENCH_SPLIT_ROUNDS (5).
 import { PageTokenCodec } from '@listkit/query';
-import { listFromSql, simpleQueryText, sqlTable } from '@listkit/query/sql';
-import { forwardingRuleSchema } from '@listkit/service';
-import pg from 'pg';
+import { listFromSql, simpleQueryText } from '@listkit/query/sql';
+import { benchTable, oneQueryRunner, openExactClient } from './pg-bench-tables.mjs';
 
 const url = process.env.LISTKIT_PG_URL;
 if (!url) {
@@ -29,32 +28,13 @@ const now = () => process.hrtime.bigint();
 const ms = (from, to) => Number(to - from) / 1e6;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const EXACT_AS_TEXT = new Set([20, 1700, 1114, 1184]);
-const client = new pg.Client({
-  connectionString: url,
-  types: {
-    getTypeParser: (oid, format) =>
-      EXACT_AS_TEXT.has(oid) ? (v) => v : pg.types.getTypeParser(oid, format),
-  },
-});
-await client.connect();
+const client = await openExactClient(url);
+const runOneQuery = oneQueryRunner(client);
 const lastRows = (results) => (Array.isArray(results) ? results.at(-1) : results).rows;
-const runOneQuery = async (statements) => lastRows(await client.query(simpleQueryText(statements)));
-
-/** The table sql.mjs made for this layout (the same name: a hash of the layout). */
-function benchTable(documentType) {
-  const options = { required: ['creationTimestamp'], documentType };
-  const layout = sqlTable(forwardingRuleSchema, { ...options, table: 'x' });
-  const hash = [...layout.createTable()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
-  return sqlTable(forwardingRuleSchema, {
-    ...options,
-    table: `bench_rules_${SIZE}_${hash.toString(36)}`,
-  });
-}
 
 const codec = await PageTokenCodec.create();
 for (const documentType of ['jsonb', 'json']) {
-  const table = benchTable(documentType);
+  const table = benchTable(SIZE, documentType);
   const exists = await client.query('SELECT to_regclass($1) AS t', [table.name]);
   if (!exists.rows[0].t) {
     console.log(`no table ${table.name}: run test/bench/sql.mjs on this cluster first`);

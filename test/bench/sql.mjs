@@ -13,9 +13,9 @@
 // Prints; never asserts. Knobs: BENCH_SQL_SIZES (default "10000,1000000"), BENCH_SQL_PAGES (30),
 // BENCH_SQL_ROUNDS (5).
 import { Collection, PageTokenCodec } from '@listkit/query';
-import { listFromSql, simpleQueryText, sqlTable, suggestIndexes } from '@listkit/query/sql';
+import { listFromSql, suggestIndexes } from '@listkit/query/sql';
 import { forwardingRuleSchema, sampleForwardingRules } from '@listkit/service';
-import pg from 'pg';
+import { benchTable, oneQueryRunner, openExactClient } from './pg-bench-tables.mjs';
 
 const url = process.env.LISTKIT_PG_URL;
 if (!url) {
@@ -33,21 +33,9 @@ const ms = (from, to) => Number(to - from) / 1e6;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
 
-const EXACT_AS_TEXT = new Set([20, 1700, 1114, 1184]);
-const client = new pg.Client({
-  connectionString: url,
-  types: {
-    getTypeParser: (oid, format) =>
-      EXACT_AS_TEXT.has(oid) ? (v) => v : pg.types.getTypeParser(oid, format),
-  },
-});
-await client.connect();
+const client = await openExactClient(url);
 
-/** One message: the settings and the statement as one simple query (one implicit transaction). */
-const runOneQuery = async (statements) => {
-  const results = await client.query(simpleQueryText(statements));
-  return (Array.isArray(results) ? results.at(-1) : results).rows;
-};
+const runOneQuery = oneQueryRunner(client);
 
 /** Four round trips: BEGIN, the settings, the statement, COMMIT. */
 const runTransaction = async (statements) => {
@@ -177,17 +165,6 @@ const CASES = [
 ];
 
 const results = new Map();
-/** The rules' table in a layout, named by a hash of the layout (a changed layout loads afresh). */
-function benchTable(size, documentType) {
-  const options = { required: ['creationTimestamp'], documentType };
-  const layout = sqlTable(forwardingRuleSchema, { ...options, table: 'x' });
-  const hash = [...layout.createTable()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
-  return sqlTable(forwardingRuleSchema, {
-    ...options,
-    table: `bench_rules_${size}_${hash.toString(36)}`,
-  });
-}
-
 /** The statement of each page as listFromSql plans it. */
 async function plannedStatements(request, table, tokens) {
   const statements = [];
