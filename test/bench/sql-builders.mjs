@@ -1,7 +1,8 @@
 // A page of 500 by name at 10^5 rows (BENCH_BUILDER_ROWS) built by each query builder
 // (@listkit/query/kysely, /drizzle, /typeorm), against listFromSql with the engine's bare runner
 // (sqliteRunner, pgliteRunner, pgRunner, mysql2Runner) on the same engine in the same run
-// (issue 35: aim within 1.2x). Then each builder ALONE, without listkit: the same hand-written
+// (issue 35: aim within 1.2x), and each builder's page compiled by the builder and run by that
+// bare runner ("compiled", "toSQL"; SQLite, PGlite, PostgreSQL). Then each builder ALONE, without listkit: the same hand-written
 // keyset statement (`resource` after a name, by name, LIMIT 501) through the builder's own query
 // API against the bare driver, which is the builder's own fixed cost per page.
 // Engines: SQLite in process (better-sqlite3, in memory), PGlite in process (no TypeORM driver),
@@ -116,14 +117,14 @@ async function compare(name, steps, inProcess) {
 
 // Each builder's runner, as docs/query-builders.md writes it: one statement (SQLite, MySQL) is
 // one snapshot and runs without a transaction, as the bare runners do.
-const kyselySelect = (db, tableName, page) =>
+const kyselyQuery = (db, tableName, page) =>
   db
     .selectFrom(tableName)
     .select(page.columns)
     .where(page.where)
     .orderBy(page.orderBy)
-    .limit(page.limit)
-    .execute();
+    .limit(page.limit);
+const kyselySelect = (db, tableName, page) => kyselyQuery(db, tableName, page).execute();
 const kyselyRun = (db, tableName) => (statements, plan) =>
   statements.length === 1
     ? kyselySelect(db, tableName, kyselyPage(plan))
@@ -155,6 +156,38 @@ const typeormRun = (source, tableName) => (statements, plan) =>
         for (const s of statements.slice(0, -1)) await manager.query(s.text, [...s.params]);
         return typeormSelect(manager, tableName, plan);
       });
+
+// Built by the builder, run by listkit's runner (docs/query-builders.md): the builder's compiled
+// statement in place of the planned one, through the engine's bare runner on the same connection.
+const compiledRun = (bare, compile) => (statements, plan) => {
+  const { text, params } = compile(plan);
+  return bare([...statements.slice(0, -1), { text, params }]);
+};
+const kyselyCompiled = (db, tableName, bare) =>
+  compiledRun(bare, (plan) => {
+    const query = kyselyQuery(db, tableName, kyselyPage(plan)).compile();
+    return { text: query.sql, params: query.parameters };
+  });
+const drizzleCompiled = (db, table, bare) =>
+  compiledRun(bare, (plan) => {
+    const query = drizzleSelect(db, table, drizzlePage(plan)).toSQL();
+    return { text: query.sql, params: query.params };
+  });
+const typeormCompiled = (source, tableName, bare) =>
+  compiledRun(bare, (plan) => {
+    const qb = source.createQueryBuilder().from(tableName, tableName);
+    const [text, params] = typeormPage(qb, plan).getQueryAndParameters();
+    return { text, params };
+  });
+// Drizzle's sqlite-core `values()`: the rows as arrays, keyed here by the page's aliases (tried
+// for issue 35; Drizzle's own select already reads arrays and maps them, so this skips only the
+// mapping).
+const drizzleValues = (db, table) => async (_statements, plan) => {
+  const page = drizzlePage(plan);
+  const aliases = Object.keys(page.columns);
+  const rows = await drizzleSelect(db, table, page).values();
+  return rows.map((values) => Object.fromEntries(aliases.map((alias, i) => [alias, values[i]])));
+};
 
 // The builders alone: `resource` of the 501 rows after a name, by name, in each one's own words.
 const kyselyAlone = (db, tableName) => (after) =>
@@ -203,6 +236,10 @@ async function sqlite() {
       kysely: listStep(table, kyselyRun(kysely, 'rules')),
       drizzle: listStep(table, drizzleRun(drizzle, table)),
       typeorm: listStep(table, typeormRun(source, 'rules')),
+      'kysely compiled': listStep(table, kyselyCompiled(kysely, 'rules', run)),
+      'drizzle toSQL': listStep(table, drizzleCompiled(drizzle, table, run)),
+      'typeorm compiled': listStep(table, typeormCompiled(source, 'rules', run)),
+      'drizzle values()': listStep(table, drizzleValues(drizzle, table)),
     },
     true,
   );
@@ -239,12 +276,15 @@ async function pglite() {
   const kysely = new Kysely({ dialect: new KyselyPGlite(db).dialect });
   const drizzle = drizzlePglite({ client: db });
   const name = 'PGlite (in process; TypeORM has no PGlite driver)';
+  const run = pgliteRunner(db);
   await compare(
     `${name}, through listFromSql`,
     {
-      'bare runner': listStep(table, pgliteRunner(db)),
+      'bare runner': listStep(table, run),
       kysely: listStep(table, kyselyRun(kysely, 'rules')),
       drizzle: listStep(table, drizzleRun(drizzle, table)),
+      'kysely compiled': listStep(table, kyselyCompiled(kysely, 'rules', run)),
+      'drizzle toSQL': listStep(table, drizzleCompiled(drizzle, table, run)),
     },
     true,
   );
@@ -280,11 +320,15 @@ async function postgres() {
   const source = new DataSource({ type: 'postgres', url, poolSize: 1 });
   await source.initialize();
   const engine = 'PostgreSQL (node-postgres, one connection each)';
+  const run = pgRunner(pool);
   await compare(`${engine}, through listFromSql`, {
-    'bare runner': listStep(table, pgRunner(pool)),
+    'bare runner': listStep(table, run),
     kysely: listStep(table, kyselyRun(kysely, name)),
     drizzle: listStep(table, drizzleRun(drizzle, table)),
     typeorm: listStep(table, typeormRun(source, name)),
+    'kysely compiled': listStep(table, kyselyCompiled(kysely, name, run)),
+    'drizzle toSQL': listStep(table, drizzleCompiled(drizzle, table, run)),
+    'typeorm compiled': listStep(table, typeormCompiled(source, name, run)),
   });
   const text = `SELECT resource FROM ${name} WHERE name > $1 ORDER BY name LIMIT ${PAGE + 1}`;
   const rules = pgTable(name, { name: pgText('name'), resource: pgText('resource') });

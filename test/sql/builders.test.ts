@@ -9,7 +9,9 @@ import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   closeBuilders,
+  drizzleCompiledRunner,
   drizzleRunner,
+  kyselyCompiledRunner,
   kyselyRunner,
   typeormOn,
 } from '../support/query-builders.js';
@@ -64,6 +66,19 @@ describe('TypeORM on SQLite', () =>
   differential(typeormSqlite.open, runs, 'sqlite', typeormSqlite.runner));
 // TypeORM has no PGlite driver.
 
+// Built by the builder, run by listkit's runner (docs/query-builders.md): the builder's compiled
+// statement in place of the planned one, through sqliteRunner / pgliteRunner / pgRunner.
+describe('Kysely compiled, run by sqliteRunner', () =>
+  differential(openSqlite, runs, 'sqlite', kyselyCompiledRunner));
+describe('Drizzle toSQL, run by sqliteRunner', () =>
+  differential(openSqlite, runs, 'sqlite', drizzleCompiledRunner));
+describe('TypeORM getQueryAndParameters, run by sqliteRunner', () =>
+  differential(typeormSqlite.open, runs, 'sqlite', typeormSqlite.compiled));
+describe('Kysely compiled, run by pgliteRunner', () =>
+  differential(openPglite, runs, 'postgres', kyselyCompiledRunner));
+describe('Drizzle toSQL, run by pgliteRunner', () =>
+  differential(openPglite, runs, 'postgres', drizzleCompiledRunner));
+
 const skip = postgresSkipReason();
 describe.skipIf(skip !== undefined)(
   `query builders on a PostgreSQL server${skip ? ` (skipped: ${skip})` : ''}`,
@@ -72,6 +87,12 @@ describe.skipIf(skip !== undefined)(
     describe('Drizzle', () => differential(openPostgres, runs, 'postgres', drizzleRunner));
     const typeorm = typeormOn('postgres');
     describe('TypeORM', () => differential(typeorm.open, runs, 'postgres', typeorm.runner));
+    describe('Kysely compiled, run by pgRunner', () =>
+      differential(openPostgres, runs, 'postgres', kyselyCompiledRunner));
+    describe('Drizzle toSQL, run by pgRunner', () =>
+      differential(openPostgres, runs, 'postgres', drizzleCompiledRunner));
+    describe('TypeORM getQueryAndParameters, run by pgRunner', () =>
+      differential(typeorm.open, runs, 'postgres', typeorm.compiled));
   },
 );
 

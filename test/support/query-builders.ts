@@ -4,7 +4,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzlePage, drizzleSql } from '@listkit/query/drizzle';
 import { kyselyPage, kyselySql } from '@listkit/query/kysely';
-import type { SqlRunner, SqlTable } from '@listkit/query/sql';
+import type { SqlRunner, SqlStatement, SqlTable } from '@listkit/query/sql';
 import { typeormPage } from '@listkit/query/typeorm';
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql as drizzleRaw } from 'drizzle-orm';
@@ -33,7 +33,7 @@ export async function closeBuilders(): Promise<void> {
 /** A runner per database, made once. */
 function perDatabase<C>(
   make: (db: TestDatabase) => C,
-  runner: (client: C, table: SqlTable) => SqlRunner,
+  runner: (client: C, table: SqlTable, db: TestDatabase) => SqlRunner,
 ): RunnerOf {
   const clients = new WeakMap<TestDatabase, C>();
   return (db, table) => {
@@ -42,9 +42,22 @@ function perDatabase<C>(
       client = make(db);
       clients.set(db, client);
     }
-    return runner(client, table);
+    return runner(client, table, db);
   };
 }
+
+/**
+ * The statements with the builder's page in place of the planned one, run by the test
+ * database's bare runner (`sqliteRunner`, `pgliteRunner`, `pgRunner` over the same connection):
+ * docs/query-builders.md, "Built by the builder, run by listkit's runner". The values are the
+ * plan's text (or NULL) and the builders' LIMIT, a number, which the drivers bind as they are.
+ */
+const runCompiled = (
+  db: TestDatabase,
+  statements: readonly SqlStatement[],
+  text: string,
+  params: readonly unknown[],
+) => db.run([...statements.slice(0, -1), { text, params: params as (string | null)[] }]);
 
 /** The table's name as builders take it (the tests' names need no quotes). */
 const bare = (table: SqlTable) => table.name.slice(1, -1);
@@ -52,31 +65,34 @@ const bare = (table: SqlTable) => table.name.slice(1, -1);
 // biome-ignore lint/suspicious/noExplicitAny: the tests' tables are not declared to Kysely
 type AnyKysely = Kysely<any>;
 
+/** A Kysely client over a test database, in its dialect. */
+const newKysely = (db: TestDatabase): AnyKysely => {
+  const dialect =
+    db.dialect === 'sqlite'
+      ? new SqliteDialect({ database: db.driver as BetterSqlite3.Database })
+      : db.dialect === 'mysql'
+        ? new MysqlDialect({
+            // Kysely takes mysql2's callback pool (its own type for it is narrower than mysql2's).
+            pool: createMysqlPool({
+              uri: process.env.LISTKIT_MARIADB_URL,
+              connectionLimit: 2,
+            }) as unknown as MysqlPool,
+          })
+        : db.name === 'PGlite'
+          ? new KyselyPGlite(db.driver as PGlite).dialect
+          : new PostgresDialect({
+              pool: new pg.Pool({ connectionString: process.env.LISTKIT_PG_URL, max: 1 }),
+            });
+  const kysely: AnyKysely = new Kysely({ dialect });
+  // PGlite and better-sqlite3 belong to the test database, which closes them.
+  if (dialect instanceof PostgresDialect || dialect instanceof MysqlDialect) {
+    closers.push(() => kysely.destroy());
+  }
+  return kysely;
+};
+
 export const kyselyRunner: RunnerOf = perDatabase(
-  (db): AnyKysely => {
-    const dialect =
-      db.dialect === 'sqlite'
-        ? new SqliteDialect({ database: db.driver as BetterSqlite3.Database })
-        : db.dialect === 'mysql'
-          ? new MysqlDialect({
-              // Kysely takes mysql2's callback pool (its own type for it is narrower than mysql2's).
-              pool: createMysqlPool({
-                uri: process.env.LISTKIT_MARIADB_URL,
-                connectionLimit: 2,
-              }) as unknown as MysqlPool,
-            })
-          : db.name === 'PGlite'
-            ? new KyselyPGlite(db.driver as PGlite).dialect
-            : new PostgresDialect({
-                pool: new pg.Pool({ connectionString: process.env.LISTKIT_PG_URL, max: 1 }),
-              });
-    const kysely: AnyKysely = new Kysely({ dialect });
-    // PGlite and better-sqlite3 belong to the test database, which closes them.
-    if (dialect instanceof PostgresDialect || dialect instanceof MysqlDialect) {
-      closers.push(() => kysely.destroy());
-    }
-    return kysely;
-  },
+  newKysely,
   (db, table) => (statements, plan) =>
     db.transaction().execute(async (tx) => {
       for (const s of statements.slice(0, -1))
@@ -92,23 +108,42 @@ export const kyselyRunner: RunnerOf = perDatabase(
     }),
 );
 
+/** Kysely's page compiled (`compile()`) and run by the bare runner. */
+export const kyselyCompiledRunner: RunnerOf = perDatabase(
+  newKysely,
+  (kysely, table, db) => (statements, plan) => {
+    const page = kyselyPage(plan!);
+    const query = kysely
+      .selectFrom(bare(table))
+      .select(page.columns)
+      .where(page.where)
+      .orderBy(page.orderBy)
+      .limit(page.limit)
+      .compile();
+    return runCompiled(db, statements, query.sql, query.parameters);
+  },
+);
+
 type DrizzleClient =
   | { readonly sqlite: BetterSQLite3Database }
   | { readonly mysql: MySql2Database }
   | { readonly pg: PgDatabase<PgQueryResultHKT> };
 
+/** A Drizzle client over a test database's own driver. */
+const newDrizzle = (db: TestDatabase): DrizzleClient =>
+  db.dialect === 'sqlite'
+    ? { sqlite: drizzleSqlite({ client: db.driver as BetterSqlite3.Database }) }
+    : db.dialect === 'mysql'
+      ? { mysql: drizzleMysql({ client: db.driver as MysqlPromisePool }) }
+      : {
+          pg:
+            db.name === 'PGlite'
+              ? drizzlePglite({ client: db.driver as PGlite })
+              : drizzlePg({ client: db.driver as pg.Client }),
+        };
+
 export const drizzleRunner: RunnerOf = perDatabase(
-  (db): DrizzleClient =>
-    db.dialect === 'sqlite'
-      ? { sqlite: drizzleSqlite({ client: db.driver as BetterSqlite3.Database }) }
-      : db.dialect === 'mysql'
-        ? { mysql: drizzleMysql({ client: db.driver as MysqlPromisePool }) }
-        : {
-            pg:
-              db.name === 'PGlite'
-                ? drizzlePglite({ client: db.driver as PGlite })
-                : drizzlePg({ client: db.driver as pg.Client }),
-          },
+  newDrizzle,
   (client, table) => async (statements, plan) => {
     const page = drizzlePage(plan!);
     const from = drizzleRaw.raw(table.name);
@@ -142,6 +177,41 @@ export const drizzleRunner: RunnerOf = perDatabase(
   },
 );
 
+/** Drizzle's page as text and values (`toSQL()`), run by the bare runner. */
+export const drizzleCompiledRunner: RunnerOf = perDatabase(
+  newDrizzle,
+  (client, table, db) => (statements, plan) => {
+    const page = drizzlePage(plan!);
+    const from = drizzleRaw.raw(table.name);
+    // Each core's select written out: their builders' types do not unite.
+    const query =
+      'sqlite' in client
+        ? client.sqlite
+            .select(page.columns)
+            .from(from)
+            .where(page.where)
+            .orderBy(page.orderBy)
+            .limit(page.limit)
+            .toSQL()
+        : 'mysql' in client
+          ? client.mysql
+              .select(page.columns)
+              .from(from)
+              .where(page.where)
+              .orderBy(page.orderBy)
+              .limit(page.limit)
+              .toSQL()
+          : client.pg
+              .select(page.columns)
+              .from(from)
+              .where(page.where)
+              .orderBy(page.orderBy)
+              .limit(page.limit)
+              .toSQL();
+    return runCompiled(db, statements, query.sql, query.params);
+  },
+);
+
 /**
  * TypeORM on an engine: `open` starts its DataSource (a PostgreSQL pool, or a better-sqlite3
  * database, which the test database then uses so that both see the same rows) and opens the test
@@ -150,6 +220,8 @@ export const drizzleRunner: RunnerOf = perDatabase(
 export function typeormOn(engine: 'postgres' | 'sqlite' | 'mysql' | 'spanner'): {
   open: () => Promise<TestDatabase>;
   runner: RunnerOf;
+  /** The page built by TypeORM (`getQueryAndParameters()`) and run by the bare runner. */
+  compiled: RunnerOf;
 } {
   let source: DataSource | undefined;
   const open = async () => {
@@ -183,11 +255,16 @@ export function typeormOn(engine: 'postgres' | 'sqlite' | 'mysql' | 'spanner'): 
     // TypeORM closes the connection it opened.
     return { ...db, close: async () => undefined };
   };
+  const compiled: RunnerOf = (db, table) => (statements, plan) => {
+    const qb = source!.createQueryBuilder().from(bare(table), bare(table));
+    const [text, params] = typeormPage(qb, plan!).getQueryAndParameters();
+    return runCompiled(db, statements, text, params);
+  };
   if (engine === 'spanner') {
     // A SELECT outside a transaction: TypeORM reads it in a single-use snapshot.
     const runner: RunnerOf = (_db, table) => (_statements, plan) =>
       typeormPage(source!.createQueryBuilder().from(bare(table), bare(table)), plan!).getRawMany();
-    return { open, runner };
+    return { open, runner, compiled };
   }
   const runner: RunnerOf = (_db, table) => (statements, plan) =>
     source!.transaction(async (manager) => {
@@ -195,7 +272,7 @@ export function typeormOn(engine: 'postgres' | 'sqlite' | 'mysql' | 'spanner'): 
       const qb = manager.createQueryBuilder().from(bare(table), bare(table));
       return typeormPage(qb, plan!).getRawMany();
     });
-  return { open, runner };
+  return { open, runner, compiled };
 }
 
 /** TypeORM's MySQL options for LISTKIT_MARIADB_URL (its `url` drops the socket path). */

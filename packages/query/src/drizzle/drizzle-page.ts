@@ -16,11 +16,11 @@ import type { SqlListPlan } from '../sql/plan.js';
  */
 export function drizzleSql<T = unknown>(text: string, params: readonly (string | null)[]): SQL<T> {
   const { texts, values } = placeholderPieces(text, params);
-  const chunks: SQL[] = [sql.raw(texts[0]!)];
-  values.forEach((value, i) => {
-    chunks.push(sql`${value}`, sql.raw(texts[i + 1]!));
-  });
-  return sql.join(chunks) as SQL<T>;
+  // The pieces as one tagged-template call, as `sql\`a ${x} b\`` is: a flat SQL of text and
+  // values. Joining a `sql.raw` and a `sql\`${value}\`` per piece nests an SQL per piece, which
+  // Drizzle's compiler walks one by one (11-20 µs for a keyset WHERE of three values, 3 flat).
+  const strings = Object.assign([...texts], { raw: texts }) as TemplateStringsArray;
+  return sql<T>(strings, ...values);
 }
 
 /**

@@ -16,7 +16,7 @@ import { JSON_CONTENT_TYPE } from '../http/json-content-type.js';
 import { type ListEntries, listPageBytes } from '../http/list-page-bytes.js';
 import { listParams } from '../http/list-params.js';
 import { PageBufferPool } from '../http/page-buffer-pool.js';
-import { answeredAsAsked, asksForIndentedJson } from '../http/pretty-print.js';
+import { answeredAsAsked, asksForIndentedJson, jsonAnswer } from '../http/pretty-print.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
 import { type ScopeRef, scopedCollectionName, scopedName } from '../names/resource-names.js';
@@ -155,13 +155,14 @@ export function forwardingRuleRoutes(
         scopedName(where, 'forwardingRules', name),
       );
       const earlier = await rules.replayOf(where, requestId);
-      if (earlier) return c.json(earlier); // a retry: the original operation, nothing created
+      if (earlier) return jsonAnswer(c, earlier); // a retry: the original operation, nothing created
       if (typeof body === 'object' && body !== null) {
         requireReferencePermissions(principal, project, body as Record<string, unknown>);
       }
       // The store decides between concurrent inserts of one name or requestId (one rule, the
       // others 409 or the original operation), and answers once the write committed.
-      return c.json(
+      return jsonAnswer(
+        c,
         await rules.insert(where, body, {
           principal,
           operationType: 'insert',
@@ -214,7 +215,7 @@ export function forwardingRuleRoutes(
       target,
       answer: FORWARDING_RULE,
     }),
-    async (c) => c.json(await rules.get(scope.scopeOf(c), c.req.param('name'))),
+    async (c) => jsonAnswer(c, await rules.get(scope.scopeOf(c), c.req.param('name'))),
   );
 
   app.delete(
@@ -230,7 +231,7 @@ export function forwardingRuleRoutes(
     async (c) => {
       const requestId = requestIdParam(queryParam(c, 'requestId'));
       const where = scope.scopeOf(c);
-      return c.json(await rules.delete(where, c.req.param('name'), c.var.caller, requestId));
+      return jsonAnswer(c, await rules.delete(where, c.req.param('name'), c.var.caller, requestId));
     },
   );
 }

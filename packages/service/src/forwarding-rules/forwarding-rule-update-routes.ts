@@ -11,6 +11,7 @@ import {
   WRITE_SCOPES,
 } from '../http/compute-call.js';
 import { listParams } from '../http/list-params.js';
+import { jsonAnswer } from '../http/pretty-print.js';
 import { queryParam } from '../http/query.js';
 import { requestIdParam } from '../http/request-id.js';
 import { OPERATION } from '../operations/operation-answers.js';
@@ -56,7 +57,8 @@ export function forwardingRuleUpdateRoutes(
     const body = await readJsonBody(c.req.raw, '', state.bodyLimit);
     // The write is conditional on the fingerprint read: of concurrent setLabels, one wins.
     // Recorded from the real API: setLabels is already DONE in its first answer.
-    return c.json(
+    return jsonAnswer(
+      c,
       await rules.update(
         where,
         name,
@@ -79,7 +81,8 @@ export function forwardingRuleUpdateRoutes(
     const { project } = where;
     const requestId = requestIdParam(queryParam(c, 'requestId'));
     const body = await readJsonBody(c.req.raw, '', state.bodyLimit);
-    return c.json(
+    return jsonAnswer(
+      c,
       await rules.update(
         where,
         name,
@@ -112,7 +115,8 @@ export function forwardingRuleUpdateRoutes(
     const { project } = where;
     const requestId = requestIdParam(queryParam(c, 'requestId'));
     const body = await readJsonBody(c.req.raw, 'resource', state.bodyLimit);
-    return c.json(
+    return jsonAnswer(
+      c,
       await rules.update(
         where,
         name,
@@ -159,7 +163,7 @@ export function aggregatedRuleRoutes(app: Hono<EmulatorEnv>, state: EmulatorStat
       group.forwardingRules.push(rule);
       items[key] = group;
     }
-    return c.json({
+    return jsonAnswer(c, {
       kind: 'compute#forwardingRuleAggregatedList',
       id: `projects/${project}/aggregated/forwardingRules`,
       items,

@@ -70,7 +70,7 @@ export interface PathTarget {
  * app.get(
  *   '/compute/v1/projects/:project/regions/:region/forwardingRules/:name',
  *   apiCall(state, { method: 'compute.forwardingRules.get', scopes: READ_SCOPES, answer: FORWARDING_RULE }),
- *   (c) => c.json({ caller: c.var.caller.identity }),
+ *   (c) => jsonAnswer(c, { caller: c.var.caller.identity }),
  * );
  * ```
  */

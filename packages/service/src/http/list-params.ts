@@ -66,7 +66,7 @@ export function listInputsAsWritten(c: Context): ListInputsAsWritten {
  *
  * @example
  * ```ts
- * c.json(listAnswer('compute#operationList', id, selfLink, page));
+ * jsonAnswer(c, listAnswer('compute#operationList', id, selfLink, page));
  * ```
  */
 export function listAnswer<T>(

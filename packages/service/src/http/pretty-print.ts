@@ -1,4 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { JSON_CONTENT_TYPE } from './json-content-type.js';
 import { systemParam } from './system-parameters.js';
 
 // Google's `prettyPrint` system parameter: "Returns response with indentations and line
@@ -55,6 +57,28 @@ export function answeredAsAsked(res: Response): Response {
  */
 export function jsonAsAsked(c: Context, value: unknown): string {
   return asksForIndentedJson(c) ? indentedText(value) : JSON.stringify(value);
+}
+
+/**
+ * A Google API method's JSON answer, written once in the form its call asks for (indented unless
+ * `prettyPrint=false`) and marked, so that {@link prettyPrintAnswers} sends it as it is. Every
+ * method answers through this, not `c.json`: an answer read back on @hono/node-server becomes a
+ * Web Response whose body is streamed to the socket, and a rule's GET took 3.2x a bare
+ * `node:http` answer of the same bytes that way (issue 38).
+ *
+ * @example
+ * ```ts
+ * app.get(path, async (c) => jsonAnswer(c, await rules.get(where, name)));
+ * ```
+ */
+export function jsonAnswer(
+  c: Context,
+  value: unknown,
+  status: ContentfulStatusCode = 200,
+): Response {
+  return answeredAsAsked(
+    c.body(jsonAsAsked(c, value), status, { 'content-type': JSON_CONTENT_TYPE }),
+  );
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   WRITE_SCOPES,
 } from '../http/compute-call.js';
 import { listAnswer, listParams } from '../http/list-params.js';
+import { jsonAnswer } from '../http/pretty-print.js';
 import { type ScopeRef, scopedCollectionName } from '../names/resource-names.js';
 import { DELETED_OPERATION, OPERATION, OPERATION_LIST } from './operation-answers.js';
 import { operationNotFound } from './operations.js';
@@ -74,8 +75,9 @@ export function operationRoutes(
     async (c) => {
       // Hono answers HEAD with this GET handler; a HEAD reads nothing, so it is no poll.
       const name = c.req.param('operation');
-      if (c.req.method === 'HEAD') return c.json(await state.operations.peek(scopeOf(c), name));
-      return c.json(await state.operations.get(scopeOf(c), name));
+      if (c.req.method === 'HEAD')
+        return jsonAnswer(c, await state.operations.peek(scopeOf(c), name));
+      return jsonAnswer(c, await state.operations.get(scopeOf(c), name));
     },
   );
 
@@ -90,7 +92,7 @@ export function operationRoutes(
     }),
     async (c) => {
       await readJsonBody(c.req.raw, '', state.bodyLimit); // the Node client sends the two bytes ""
-      return c.json(await state.operations.wait(scopeOf(c), c.req.param('operation')));
+      return jsonAnswer(c, await state.operations.wait(scopeOf(c), c.req.param('operation')));
     },
   );
 
@@ -105,7 +107,7 @@ export function operationRoutes(
     }),
     async (c) => {
       await state.operations.delete(scopeOf(c), c.req.param('operation'));
-      return c.json({});
+      return jsonAnswer(c, {});
     },
   );
 
@@ -124,7 +126,8 @@ export function operationRoutes(
         ...listParams(c),
         context: { project: where.project },
       });
-      return c.json(
+      return jsonAnswer(
+        c,
         listAnswer(
           'compute#operationList',
           scopedCollectionName(where, 'operations'),

@@ -4,6 +4,7 @@ import type { EmulatorEnv, EmulatorState } from '../emulator-state.js';
 import { apiCall, type PathTarget } from '../http/api-call.js';
 import { ApiError } from '../http/api-error.js';
 import { EMPTY_ANSWER } from '../http/partial-response.js';
+import { jsonAnswer } from '../http/pretty-print.js';
 import { booleanParam, queryParam } from '../http/query.js';
 import { requestUrl } from '../http/request-url.js';
 import { orderResource } from './order.js';
@@ -54,7 +55,7 @@ export function publisherRoutes(app: Hono<EmulatorEnv>, state: EmulatorState): v
 
     app.get(orders, orderTarget(root, undefined), get, async (c) => {
       const { packageName, orderId } = c.var.order;
-      return c.json(orderResource(await state.orders.get(packageName, orderId)));
+      return jsonAnswer(c, orderResource(await state.orders.get(packageName, orderId)));
     });
   }
 }
