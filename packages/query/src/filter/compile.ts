@@ -7,7 +7,7 @@ import { compareInstants, parseTimestampInto } from '../schema/timestamp.js';
 import type { Comparator, FilterAst, FilterStyle } from './ast.js';
 import type { CheckedNode, FieldRef, Operand, PathStep } from './checked.js';
 import { checkFilter } from './checker.js';
-import { compileGlob } from './glob.js';
+import { compileGlob, hasWildcard } from './glob.js';
 import { DEFAULT_FILTER_LIMITS } from './limits.js';
 import { type ParseOptions, parseFilter } from './parser.js';
 import { type PreparedFilter, PreparedFilterCache } from './prepared-cache.js';
@@ -156,8 +156,7 @@ export function compileFilter<T = unknown>(
     ast,
     checked,
     canonical,
-    matches: (resource: T) =>
-      typeof resource === 'object' && resource !== null && predicate(resource),
+    matches: matchesObject.bind(undefined, predicate),
     dispose() {
       releaser?.unregister(compiled);
       release();
@@ -165,6 +164,18 @@ export function compileFilter<T = unknown>(
   };
   if (acquired.length > 0) releaser?.register(compiled, release, compiled);
   return compiled;
+}
+
+/**
+ * `matches`, bound to one filter's predicate. A bound function rather than a closure: every
+ * closure of one literal shares its call sites' feedback, so a closure's call of `predicate`
+ * would see the predicates of every filter of the process and inline none; where a caller's call
+ * of `matches` is inlined, V8 sees through the binding to this filter's predicate as a constant
+ * (issue 38, raced against the closure in one process: run.mjs §2's `NOT` row 1.76-1.78x of its
+ * hand-written predicate -> 1.57-1.62x, the first `AND` row 2.58-2.77x -> 2.52-2.55x).
+ */
+function matchesObject(predicate: Predicate, resource: unknown): boolean {
+  return typeof resource === 'object' && resource !== null && predicate(resource);
 }
 
 function prepareFilter(ast: FilterAst, schema: ResourceSchema): PreparedFilter {
@@ -226,7 +237,11 @@ function compileNode(node: CheckedNode, context: Context): Predicate {
       return (r) => !inner(r);
     }
     case 'compare':
-      return onField(node.field, leafTest(node.field.type, node.comparator, node.operand));
+      return onField(
+        node.field,
+        exactTest(node.comparator, node.operand) ??
+          leafTest(node.field.type, node.comparator, node.operand),
+      );
     case 'search': {
       const stars = node.literalStars.map((i) => i + 1);
       const contains = compileGlob(`*${node.text}*`, stars);
@@ -338,18 +353,31 @@ function topLevelFieldOf(node: CheckedNode | undefined): string | undefined {
   return step?.kind === 'field' && rest.length === 0 ? step.name : undefined;
 }
 
-/** Applies a test to the field's value, or to each element when the path crosses a list. */
-function onField(field: FieldRef, test: (value: unknown) => boolean): Predicate {
+/**
+ * Applies a test to the field's value, or to each element when the path crosses a list. An
+ * {@link Exact} test on a top-level field or a two-step path is written into the closure that
+ * reads the field (no call per record: each closure literal's call sites are shared by every
+ * filter of the process, so V8 often cannot inline them; issue 38).
+ */
+function onField(field: FieldRef, exactOrTest: Exact | ValueTest): Predicate {
   const first = field.steps[0];
   if (field.steps.length === 1 && first?.kind === 'field') {
     // The common case, one call shorter: a top-level field is never MISSING.
     const name = first.name;
-    return (r) => test((r as Record<string, unknown>)[name]);
+    if (typeof exactOrTest === 'function') {
+      const test = exactOrTest;
+      return (r) => test((r as Record<string, unknown>)[name]);
+    }
+    const { value, equal } = exactOrTest;
+    return equal
+      ? (r) => (r as Record<string, unknown>)[name] === value
+      : (r) => (r as Record<string, unknown>)[name] !== value;
   }
   const second = field.steps[1];
   if (field.steps.length === 2 && first?.kind === 'field' && second?.kind !== 'each') {
-    return nestedField(first.name, second!, test);
+    return nestedField(first.name, second!, exactOrTest);
   }
+  const test = typeof exactOrTest === 'function' ? exactOrTest : testOf(exactOrTest);
   const get = getter(field.steps);
   if (!field.steps.some((s) => s.kind === 'each')) {
     return (r) => {
@@ -373,10 +401,19 @@ function onField(field: FieldRef, test: (value: unknown) => boolean): Predicate 
 function nestedField(
   name: string,
   step: Exclude<PathStep, { kind: 'each' }>,
-  test: (value: unknown) => boolean,
+  exactOrTest: Exact | ValueTest,
 ): Predicate {
   const inner = step.name;
-  if (step.kind === 'field') {
+  const own = step.kind === 'key';
+  if (typeof exactOrTest !== 'function') {
+    const { value, equal } = exactOrTest;
+    return (r) => {
+      const m = (r as Record<string, unknown>)[name];
+      return isObject(m) && (m[inner] === value) === equal && (!own || Object.hasOwn(m, inner));
+    };
+  }
+  const test = exactOrTest;
+  if (!own) {
     return (r) => {
       const m = (r as Record<string, unknown>)[name];
       return isObject(m) && test(m[inner]);
@@ -477,6 +514,42 @@ function orderTest(comparator: Comparator): (c: number) => boolean {
   }
 }
 
+/**
+ * A leaf test that is a strict equality of the value with a constant (`equal`), or its negation:
+ * `(v === value) === equal` for every value v, unset (undefined) included.
+ */
+interface Exact {
+  value: unknown;
+  equal: boolean;
+}
+
+/**
+ * The comparisons whose test is an {@link Exact} one, the rule for them in one place: an enum
+ * (`=`, `:` or `!=`: an unset enum equals no value); a bool, whose unset value is false (`x =
+ * true` is `v === true`, `x = false` is `v !== true`); a string under `=` or `!=` without a
+ * wildcard (compared with its text; an unset or non-string value reads as '', so a non-empty
+ * text is equal to exactly the strings it spells). Undefined for every other comparison.
+ */
+function exactTest(comparator: Comparator, operand: Operand): Exact | undefined {
+  switch (operand.kind) {
+    case 'enum':
+      return { value: operand.value, equal: comparator !== '!=' };
+    case 'bool':
+      return { value: true, equal: (comparator !== '!=') === operand.value };
+    case 'string': {
+      const { value, literalStars } = operand;
+      if (comparator !== '=' && comparator !== '!=') return undefined;
+      if (value === '' || hasWildcard(value, literalStars)) return undefined;
+      return { value, equal: comparator === '=' };
+    }
+    default:
+      return undefined;
+  }
+}
+
+const testOf = ({ value, equal }: Exact): ValueTest =>
+  equal ? (v) => v === value : (v) => v !== value;
+
 /** Builds the test of one leaf value against an operand. */
 function leafTest(
   type: FieldType,
@@ -505,6 +578,8 @@ function leafTest(
         return (v) => contains(typeof v === 'string' ? v : '');
       }
       if (comparator === '=' || comparator === '!=') {
+        const exact = exactTest(comparator, operand);
+        if (exact) return testOf(exact);
         const equals = compileGlob(operand.value, operand.literalStars);
         const want = comparator === '=';
         return (v) => equals(typeof v === 'string' ? v : '') === want;
@@ -537,14 +612,9 @@ function leafTest(
         return typeof n === 'number' && accept(n - value);
       };
     }
-    case 'bool': {
-      const want = operand.value;
-      return comparator === '!=' ? (v) => (v === true) !== want : (v) => (v === true) === want;
-    }
-    case 'enum': {
-      const want = operand.value;
-      return comparator === '!=' ? (v) => v !== want : (v) => v === want;
-    }
+    case 'bool':
+    case 'enum':
+      return testOf(exactTest(comparator, operand)!);
     case 'timestamp': {
       const value = operand.value;
       const accept = orderTest(comparator);
