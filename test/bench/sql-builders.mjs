@@ -2,9 +2,10 @@
 // (@listkit/query/kysely, /drizzle, /typeorm), against listFromSql with the engine's bare runner
 // (sqliteRunner, pgliteRunner, pgRunner, mysql2Runner) on the same engine in the same run
 // (issue 35: aim within 1.2x), and each builder's page compiled by the builder and run by that
-// bare runner ("compiled", "toSQL"; SQLite, PGlite, PostgreSQL). Then each builder ALONE, without listkit: the same hand-written
-// keyset statement (`resource` after a name, by name, LIMIT 501) through the builder's own query
-// API against the bare driver, which is the builder's own fixed cost per page.
+// bare runner ("compiled", "toSQL"; SQLite, PGlite, PostgreSQL). Then each builder ALONE,
+// without listkit: the same hand-written keyset statement (`resource` after a name, by name,
+// LIMIT 501) through the builder's own query API against the bare driver, which is the builder's
+// own fixed cost per page.
 // Engines: SQLite in process (better-sqlite3, in memory), PGlite in process (no TypeORM driver),
 // PostgreSQL when LISTKIT_PG_URL is set (.ci/with-postgres.sh) and MariaDB when
 // LISTKIT_MARIADB_URL is (.ci/with-mariadb.sh). ms per page of consecutive pages after the first,
