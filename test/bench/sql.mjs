@@ -110,7 +110,7 @@ async function tokensOf(list, request) {
  * Median ms per page of each way of answering the same pages, timed page by page in rotation
  * (page i by every way, then page i + 1 starting with the next way), ROUNDS times over the walk:
  * on a shared machine the noise then falls on every way alike. The first page (which warms
- * caches and plans) is left out. `warm(i)`, untimed, runs before page i's ways: the first way to
+ * caches and plans) is left out, unless it is the only one. `warm(i)`, untimed, runs before page i's ways: the first way to
  * read a page's rows would otherwise also pay for bringing them into shared buffers (the two
  * 10^6-row tables are larger than shared_buffers), and with several ways per table the rotation
  * does not make every way the first alike (jsonb's one query came first 4 times in 6).
@@ -118,9 +118,12 @@ async function tokensOf(list, request) {
 async function rotated(ways, warm = async () => {}) {
   const times = ways.map(() => []);
   const pages = Math.min(...ways.map((w) => w.pages));
+  // A walk of one page (a filter matching fewer than a page of rows) has only its first page to
+  // time; leaving it out left no sample, and the summary stopped on an undefined median.
+  const first = pages > 1 ? 1 : 0;
   let turn = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    for (let i = 1; i < pages; i++) {
+    for (let i = first; i < pages; i++) {
       turn++;
       await warm(i);
       for (let k = 0; k < ways.length; k++) {
