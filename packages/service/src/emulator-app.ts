@@ -1,4 +1,5 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { controlGuard } from './control/control-guard.js';
 import { CONTROL_PREFIX, controlRoutes } from './control/control-routes.js';
 import { snapshotRoutes } from './control/snapshot-routes.js';
@@ -17,7 +18,7 @@ import { apiErrorOf } from './http/error-answer.js';
 import { hostAllowed } from './http/host-check.js';
 import { jsonContentType } from './http/json-content-type.js';
 import { computePathSegments } from './http/path-segments.js';
-import { prettyPrintAnswers } from './http/pretty-print.js';
+import { jsonAnswer, prettyPrintAnswers } from './http/pretty-print.js';
 import type { RequestRecord } from './http/request-log.js';
 import { urlLimit } from './http/request-size.js';
 import { requestUrl } from './http/request-url.js';
@@ -77,17 +78,21 @@ export function createEmulatorApp(
     controlGuard(CONTROL_PREFIX, () => state.auth),
   );
   app.onError((error, c) =>
-    (
+    errorAnswer(
+      c,
       apiErrorOf(error, c) ??
-      new ApiError(500, 'backendError', `Internal error in the emulator: ${error.message}`)
-    ).toResponse(),
+        new ApiError(500, 'backendError', `Internal error in the emulator: ${error.message}`),
+    ),
   );
   app.notFound((c) =>
-    new ApiError(
-      404,
-      'notFound',
-      `The requested URL ${requestUrl(c).pathname} was not found on this server.`,
-    ).toResponse(),
+    errorAnswer(
+      c,
+      new ApiError(
+        404,
+        'notFound',
+        `The requested URL ${requestUrl(c).pathname} was not found on this server.`,
+      ),
+    ),
   );
   forwardingRuleRoutes(app, state);
   operationRoutes(app, state);
@@ -98,6 +103,17 @@ export function createEmulatorApp(
   controlRoutes(app, state, config.reset);
   snapshotRoutes(app, state, config.snapshots);
   return app;
+}
+
+/**
+ * An error's answer. On the Google API paths it is written in the form the call asks for, as
+ * every method answer is (decision 0097), so the `prettyPrint` middleware does not read it back;
+ * elsewhere (the control plane, the playground) compact.
+ */
+function errorAnswer(c: Context, error: ApiError): Response {
+  return isGoogleApiPath(c.req.path)
+    ? jsonAnswer(c, error.body(), error.status as ContentfulStatusCode)
+    : error.toResponse();
 }
 
 /** Records every request (after it is answered) in the request log and hands it to `log`. */
