@@ -28,7 +28,7 @@
 const SRC = '^packages/service/src/';
 const EDGE_IN_RESOURCE = '-(routes|permissions)\\.ts$';
 const RESOURCES = '(global-forwarding-rules|forwarding-rules|operations|orders|state)/';
-const APP = `${SRC}(emulator|emulator-app|emulator-server|serve-command|serve-config|cli|index|schema)\\.ts$`;
+const APP = `${SRC}(emulator|emulator-app|emulator-server|serve-command|serve-config|serve-prepare|cli|index|schema)\\.ts$`;
 const EDGE = [
   `${SRC}(http|auth|control)/`,
   `${SRC}emulator-(state|controls)\\.ts$`,

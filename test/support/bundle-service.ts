@@ -78,7 +78,7 @@ export async function bundleServiceModule(
     `packages/service/node_modules/.cache/listkit-tests/${name}-${process.pid}-${Date.now()}`,
   );
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${name}.mjs`);
+  const file = join(dir, `${name}.js`);
   for (const started of ['pglite-worker.js', 'pglite-create.js']) {
     copyFileSync(join(root, 'packages/service/src/db', started), join(dir, started));
   }

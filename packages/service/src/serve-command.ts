@@ -16,6 +16,7 @@ import {
   parseAuthConfig,
   parsePageTokenSecrets,
 } from './serve-config.js';
+import { prepareNewDataDir } from './serve-prepare.js';
 
 const USAGE = `usage: listkit serve [options]
 
@@ -41,6 +42,9 @@ const USAGE = `usage: listkit serve [options]
                           under its name, to restore again (POST /_listkit/snapshots/{name}:restore)
   --save-on-exit <file>   on SIGINT or SIGTERM, write the whole state to <file> as a snapshot
                           file (named on-exit) before stopping
+  --prepare-only          make the --data-dir or --database ready (tables; the sample data or the
+                          --from-snapshot state if it is new) and exit without serving. A new
+                          --data-dir is made ready this way, by a process of its own, at start
 
   Page-token secrets come from LISTKIT_PAGE_TOKEN_SECRETS (comma-separated, newest first, at least
   16 bytes each); without it each start draws a random secret.`;
@@ -133,6 +137,7 @@ export async function serve(args: readonly string[]): Promise<void> {
           database: { type: 'string' },
           'from-snapshot': { type: 'string' },
           'save-on-exit': { type: 'string' },
+          'prepare-only': { type: 'boolean', default: false },
           help: { type: 'boolean', short: 'h', default: false },
         },
       });
@@ -170,7 +175,23 @@ export async function serve(args: readonly string[]): Promise<void> {
   }
 
   const fromSnapshot = values['from-snapshot'];
-  const seed = sampleSeed((values['no-sample-data'] ?? false) || fromSnapshot !== undefined);
+  const noSampleData = (values['no-sample-data'] ?? false) || fromSnapshot !== undefined;
+  const seed = sampleSeed(noSampleData);
+  const prepareOnly = values['prepare-only'] ?? false;
+  if (prepareOnly && dataDir === undefined && database === undefined)
+    fail('--prepare-only needs --data-dir or --database: the memory store has nothing to keep');
+  if (dataDir !== undefined && !prepareOnly) {
+    // What a new directory holds at start depends on these; the snapshot is loaded here, below.
+    const shaping = [
+      ...['--data-dir', dataDir, '--operation-policy', values['operation-policy'] ?? 'immediate'],
+      ...(values['base-url'] !== undefined ? ['--base-url', values['base-url']] : []),
+      ...(noSampleData ? ['--no-sample-data'] : []),
+    ];
+    await prepareNewDataDir(dataDir, shaping).catch((error: unknown) => {
+      console.error(`listkit: ${(error as Error).message}`);
+      process.exit(1);
+    });
+  }
 
   const emulator = await createEmulator({
     ...(dataDir !== undefined ? { dataDir } : {}),
@@ -188,6 +209,11 @@ export async function serve(args: readonly string[]): Promise<void> {
     process.exit(1);
   });
   if (fromSnapshot !== undefined) await startFrom(emulator, fromSnapshot);
+  if (prepareOnly) {
+    await emulator.close();
+    console.error(`listkit: ${dataDir ?? 'the database'} is ready`);
+    return;
+  }
   // The browser playground, built into playground/dist by `pnpm build`, at /playground/.
   const playgroundBuilt = mountPlayground(
     emulator.app,

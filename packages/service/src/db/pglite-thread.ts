@@ -68,7 +68,7 @@ export class PgliteThread {
    * PGlite's initdb leaves ~500 MB that only the end of a process gives back.
    */
   static async start(dataDir: string): Promise<PgliteThread> {
-    if (!existsSync(join(dataDir, 'PG_VERSION'))) await createDatabase(dataDir);
+    if (!holdsDatabase(dataDir)) await createDatabase(dataDir);
     const worker = new Worker(WORKER_URL, { workerData: { dataDir }, resourceLimits: THREAD_HEAP });
     return new Promise((resolve, reject) => {
       const failed = (error: Error) => {
@@ -159,6 +159,14 @@ export class PgliteThread {
     for (const waiter of this.#waiting.values()) waiter.reject(this.#stopped);
     this.#waiting.clear();
   }
+}
+
+/**
+ * Whether `dataDir` holds a database already: PostgreSQL's initdb writes `PG_VERSION` into every
+ * directory it creates a database in.
+ */
+export function holdsDatabase(dataDir: string): boolean {
+  return existsSync(join(dataDir, 'PG_VERSION'));
 }
 
 /** Creates the database in `dataDir` in a process that exits once it has; rejects with why not. */
