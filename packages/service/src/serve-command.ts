@@ -42,9 +42,10 @@ const USAGE = `usage: listkit serve [options]
                           under its name, to restore again (POST /_listkit/snapshots/{name}:restore)
   --save-on-exit <file>   on SIGINT or SIGTERM, write the whole state to <file> as a snapshot
                           file (named on-exit) before stopping
-  --prepare-only          make the --data-dir or --database ready (tables; the sample data or the
-                          --from-snapshot state if it is new) and exit without serving. A new
-                          --data-dir is made ready this way, by a process of its own, at start
+  --prepare-only          make the --data-dir or --database ready as a start does (its tables,
+                          the sample data if it is new, the --from-snapshot state) and exit
+                          without serving; a new --data-dir is made ready this way, in a process
+                          of its own, before it is served
 
   Page-token secrets come from LISTKIT_PAGE_TOKEN_SECRETS (comma-separated, newest first, at least
   16 bytes each); without it each start draws a random secret.`;
