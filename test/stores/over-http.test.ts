@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServiceModule } from '../support/bundle-service.js';
+import { freshPostgresDatabase } from '../support/fresh-postgres.js';
 import { call } from '../support/http-call.js';
 import { postgresSkipReason } from '../support/sql-databases.js';
 
@@ -62,27 +62,6 @@ const rule = (name: string, port: number) => ({
   target: 'projects/p/regions/us-east1/targetPools/pool',
 });
 
-/** A fresh database on the LISTKIT_PG_URL server: its URL and how to drop it. */
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const server = process.env.LISTKIT_PG_URL!;
-  const name = `listkit_http_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const again = new pg.Client({ connectionString: server });
-      await again.connect();
-      await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await again.end();
-    },
-  };
-}
-
 const pgSkip = postgresSkipReason();
 describe.skipIf(pgSkip !== undefined)(
   `two emulator processes on one PostgreSQL${pgSkip ? ` (skipped: ${pgSkip})` : ''}`,
@@ -92,7 +71,7 @@ describe.skipIf(pgSkip !== undefined)(
     let dropDatabase = async (): Promise<void> => undefined;
 
     beforeAll(async () => {
-      const database = await freshDatabase();
+      const database = await freshPostgresDatabase('listkit_http');
       dropDatabase = database.drop;
       // Both start at once on a new database: the migrations are applied once.
       [{ url: a }, { url: b }] = await Promise.all([
@@ -319,7 +298,7 @@ describe('listkit serve --save-on-exit, then --from-snapshot: the same list walk
           [
             'PostgreSQL',
             async () => {
-              const database = await freshDatabase();
+              const database = await freshPostgresDatabase('listkit_http');
               return { flags: ['--database', database.url], done: database.drop };
             },
           ] as [string, () => Promise<{ flags: string[]; done: () => Promise<void> }>],

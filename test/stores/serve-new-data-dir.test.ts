@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServiceModule } from '../support/bundle-service.js';
+import { freshPostgresDatabase } from '../support/fresh-postgres.js';
 import { call } from '../support/http-call.js';
 import { runListkit } from '../support/run-listkit.js';
+import { postgresSkipReason } from '../support/sql-databases.js';
 
 const work = mkdtempSync(join(tmpdir(), 'listkit-new-dir-'));
 let cli: { file: string; dispose: () => void } | undefined;
@@ -144,6 +146,28 @@ describe('listkit serve --prepare-only', () => {
     expect((await served(later.url)).rules).toBe(300);
     await stop(later.child);
   }, 240_000);
+
+  const pgSkip = postgresSkipReason();
+  it.skipIf(pgSkip !== undefined)(
+    `fills a new PostgreSQL database once${pgSkip ? ` (skipped: ${pgSkip})` : ''}`,
+    async () => {
+      const database = await freshPostgresDatabase('listkit_prepare');
+      try {
+        const flags = ['serve', '--database', database.url, '--prepare-only'];
+        const first = await runListkit(cli!.file, flags, { env: ENV });
+        expect(first.stderr).toContain('listkit: the database is ready');
+        expect(first.status).toBe(0);
+        // Not empty any more: a second preparation adds nothing.
+        expect((await runListkit(cli!.file, flags, { env: ENV })).status).toBe(0);
+        const later = await serve(['--database', database.url]);
+        expect(await served(later.url)).toMatchObject({ rules: 300, orders: 6 });
+        await stop(later.child);
+      } finally {
+        await database.drop();
+      }
+    },
+    240_000,
+  );
 
   it('refuses the memory store, which has nothing to keep', async () => {
     const run = await runListkit(cli!.file, ['serve', '--prepare-only'], { env: ENV });

@@ -2,49 +2,20 @@
 // (vitest.config.ts, projects `pglite` and `postgres`): everything as exported, except that
 // createEmulator keeps its state in a fresh PGlite directory or a fresh PostgreSQL database,
 // dropped again when the emulator closes, so suites never see each other's data.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 // The real module, by path: `@listkit/service` itself points here in these projects.
 import {
   createEmulator as createMemoryEmulator,
   type Emulator,
   type EmulatorOptions,
 } from '../../packages/service/src/index.js';
+import { freshPostgresDatabase } from './fresh-postgres.js';
 
 export * from '../../packages/service/src/index.js';
 
 const kind = process.env.LISTKIT_TEST_STORE;
-
-/** A fresh database on the LISTKIT_PG_URL server; returns its URL and how to drop it. */
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const server = process.env.LISTKIT_PG_URL;
-  if (!server) throw new Error('LISTKIT_TEST_STORE=postgres needs LISTKIT_PG_URL');
-  const name = `listkit_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const again = new pg.Client({ connectionString: server });
-      await again.connect();
-      try {
-        await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await again.end();
-      }
-    },
-  };
-}
 
 /** createEmulator, over the store this project runs on. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
@@ -54,7 +25,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     return closing(emulator, async () => rmSync(dataDir, { recursive: true, force: true }));
   }
   if (kind === 'postgres') {
-    const database = await freshDatabase();
+    const database = await freshPostgresDatabase('listkit_test');
     const emulator = await createMemoryEmulator({ ...options, database: database.url });
     return closing(emulator, database.drop);
   }
