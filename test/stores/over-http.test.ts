@@ -1,7 +1,7 @@
 // The stores through the real `listkit serve` process, over HTTP: two emulators sharing one
 // PostgreSQL database (one requestId, one name, one page token across both), and kill -9 of an
 // emulator on a --data-dir in the middle of a write burst, restarted on the same directory.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServiceModule } from '../support/bundle-service.js';
 import { freshPostgresDatabase } from '../support/fresh-postgres.js';
 import { call } from '../support/http-call.js';
+import { type ServeProcess, servingProcesses, startServe } from '../support/serve-process.js';
 import { postgresSkipReason } from '../support/sql-databases.js';
 
 const work = mkdtempSync(join(tmpdir(), 'listkit-serve-'));
@@ -18,7 +19,6 @@ const REGION = '/compute/v1/projects/p/regions/us-east1';
 let cli: { file: string; dispose: () => void } | undefined;
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers, read loosely in assertions
 type Json = any;
-const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
   // The CLI from its TypeScript sources, bundled.
@@ -26,31 +26,16 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
+  for (const child of servingProcesses) child.kill('SIGKILL');
   cli?.dispose();
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Starts `listkit serve` with these flags; resolves its URL, or rejects with what it printed. */
-function serve(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [cli?.file ?? '', 'serve', '--port', '0', '--no-sample-data', ...flags],
-    {
-      env: { ...process.env, LISTKIT_PAGE_TOKEN_SECRETS: SECRETS, LISTKIT_DATABASE_URL: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return new Promise((resolve, reject) => {
-    let printed = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      printed += chunk.toString();
-      const url = /listkit emulator on (http:\/\/\S+)/.exec(printed)?.[1];
-      if (url) resolve({ url, child });
-    });
-    child.on('exit', (code) => reject(Object.assign(new Error(printed), { code })));
+/** Starts `listkit serve` with these flags, empty and with this file's page-token secret. */
+function serve(flags: string[]): Promise<ServeProcess> {
+  return startServe(cli?.file ?? '', ['--no-sample-data', ...flags], {
+    LISTKIT_PAGE_TOKEN_SECRETS: SECRETS,
+    LISTKIT_DATABASE_URL: '',
   });
 }
 
@@ -80,7 +65,7 @@ describe.skipIf(pgSkip !== undefined)(
       ]);
     }, 120_000);
     afterAll(async () => {
-      for (const child of children) child.kill('SIGTERM');
+      for (const child of servingProcesses) child.kill('SIGTERM');
       await dropDatabase();
     });
 

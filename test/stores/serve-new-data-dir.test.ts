@@ -1,7 +1,7 @@
 // `listkit serve --data-dir` on a new directory: made ready (database, tables, sample data) by a
 // `listkit serve --prepare-only` process of its own, then served as an existing directory
 // (serve-prepare.ts); and `--prepare-only` as users call it.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,11 +10,11 @@ import { bundleServiceModule } from '../support/bundle-service.js';
 import { freshPostgresDatabase } from '../support/fresh-postgres.js';
 import { call } from '../support/http-call.js';
 import { runListkit } from '../support/run-listkit.js';
+import { type ServeProcess, servingProcesses, startServe } from '../support/serve-process.js';
 import { postgresSkipReason } from '../support/sql-databases.js';
 
 const work = mkdtempSync(join(tmpdir(), 'listkit-new-dir-'));
 let cli: { file: string; dispose: () => void } | undefined;
-const children = new Set<ChildProcess>();
 const ENV = { LISTKIT_DATABASE_URL: '' };
 const REGION = '/compute/v1/projects/my-project/regions/us-central1';
 
@@ -24,29 +24,13 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
+  for (const child of servingProcesses) child.kill('SIGKILL');
   cli?.dispose();
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Starts `listkit serve` on a free port; resolves its URL and everything it printed on stderr so far. */
-function serve(flags: string[]): Promise<{ url: string; printed: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [cli!.file, 'serve', '--port', '0', ...flags], {
-    env: { ...process.env, ...ENV },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return new Promise((resolve, reject) => {
-    let printed = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      printed += chunk.toString();
-      const url = /listkit emulator on (http:\/\/\S+)/.exec(printed)?.[1];
-      if (url) resolve({ url, printed, child });
-    });
-    child.on('exit', (code) => reject(Object.assign(new Error(printed), { code })));
-  });
-}
+/** Starts `listkit serve` with these flags, never on the LISTKIT_DATABASE_URL of the caller. */
+const serve = (flags: string[]): Promise<ServeProcess> => startServe(cli!.file, flags, ENV);
 
 async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
